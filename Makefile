@@ -1,0 +1,59 @@
+# BadgeKit: `make run` starts the demo, `make test` runs the whole suite (unit, golden, end-to-end under Xvfb).
+# Both install the Debian packages they need first (apt-get; sudo when not root; skipped when present).
+
+SWIFT      ?= swift
+BUILD_PKGS := pkg-config libxcb1-dev libxcb-xtest0-dev libxcb-xkb-dev libcairo2-dev libpango1.0-dev \
+              librsvg2-dev libxkbcommon-x11-dev
+FONT_PKGS  := fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji fontconfig
+TEST_PKGS  := xvfb xauth x11-xkb-utils xkb-data
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+DEMO       := .build/release/badge-demo
+
+.PHONY: deps test-deps build release run test bench screenshot gallery clean
+
+# Installs whichever of the named packages are missing, then refreshes the font cache once.
+define install_missing
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing: $$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null && \
+	  fc-cache -f >/dev/null 2>&1 || { echo "apt-get install failed for: $$missing" >&2; exit 1; }; \
+	fi
+endef
+
+deps:
+	$(call install_missing,$(BUILD_PKGS) $(FONT_PKGS))
+
+test-deps: deps
+	$(call install_missing,$(TEST_PKGS))
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# Starts the demo on $DISPLAY; with no display, renders the window offscreen instead.
+run: release
+	@if [ -n "$$DISPLAY" ]; then exec $(DEMO); \
+	else $(DEMO) --screenshot badge-demo.png && \
+	  echo "No DISPLAY: rendered the window offscreen to $$(pwd)/badge-demo.png"; \
+	  echo "To run it interactively, start an X session (or: Xvfb :5 & DISPLAY=:5 $(DEMO)) and run 'make run' there."; fi
+
+# Unit, golden-image and end-to-end tests; the end-to-end tests start their own Xvfb servers.
+test: test-deps
+	$(SWIFT) build
+	$(SWIFT) test --disable-xctest
+
+screenshot: release
+	$(DEMO) --screenshot Resources/screenshot.png
+
+gallery: release
+	$(DEMO) --gallery Resources/gallery.png
+
+bench: test-deps
+	$(SWIFT) build -c release
+	$(SWIFT) run -c release badge-bench
+
+clean:
+	rm -rf .build

@@ -1,0 +1,67 @@
+// swift-tools-version: 6.0
+// BadgeKit: notification badges for toolbar buttons of XCB/Cairo windows on Linux.
+import PackageDescription
+
+/// A C library found through pkg-config, with the Debian package that provides it.
+func systemLibrary(_ name: String, pkgConfig: String?, apt: [String]) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt(apt)])
+}
+
+let package = Package(
+    name: "BadgeKit",
+    products: [
+        .library(name: "BadgeCore", targets: ["BadgeCore"]),
+        .library(name: "BadgeDrawing", targets: ["BadgeDrawing"]),
+        .library(name: "BadgeX11", targets: ["BadgeX11"]),
+        .executable(name: "badge-demo", targets: ["badge-demo"]),
+    ],
+    targets: [
+        // C libraries from Debian -dev packages, one per pkg-config family.
+        systemLibrary("CXCB", pkgConfig: "xcb", apt: ["libxcb1-dev"]),
+        systemLibrary("CXCBTest", pkgConfig: "xcb-xtest", apt: ["libxcb-xtest0-dev"]),
+        systemLibrary("CCairo", pkgConfig: "cairo", apt: ["libcairo2-dev"]),
+        systemLibrary("CPangoCairo", pkgConfig: "pangocairo", apt: ["libpango1.0-dev"]),
+        systemLibrary("CRsvg", pkgConfig: "librsvg-2.0", apt: ["librsvg2-dev"]),
+        systemLibrary("CXKBCommonX11", pkgConfig: "xkbcommon-x11", apt: ["libxkbcommon-x11-dev", "libxcb-xkb-dev"]),
+        systemLibrary("CLinuxEvents", pkgConfig: nil, apt: ["libc6-dev"]),
+
+        // The icons, embedded in code so the binary needs no resource search at run time.
+        .target(
+            name: "BadgeResources",
+            path: "Resources",
+            exclude: ["screenshot.png", "gallery.png", "badge-demo.desktop"],
+            sources: ["BundledIcons.swift"],
+            resources: [
+                .embedInCode("Icons/bell.svg"), .embedInCode("Icons/mail.svg"),
+                .embedInCode("Icons/chat.svg"), .embedInCode("Icons/updates.svg"),
+            ]
+        ),
+
+        // Pure badge core: content, formatting, geometry, animation. No C, no Foundation.
+        .target(name: "BadgeCore"),
+        // Drawing on any cairo context: badges, icons, toolbar; Pango for text, librsvg for icons.
+        .target(
+            name: "BadgeDrawing",
+            dependencies: ["BadgeCore", "BadgeResources", "CCairo", "CPangoCairo", "CRsvg"]
+        ),
+        // X11 shell: connection, window, event loop, input routing, the demo application.
+        .target(
+            name: "BadgeX11",
+            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CCairo", "CXKBCommonX11", "CLinuxEvents"]
+        ),
+        // The thin demo executable that wires the layers together.
+        .executableTarget(name: "badge-demo", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11"]),
+
+        // Test support: private Xvfb servers, XTEST input, GetImage capture, child processes.
+        .target(name: "XvfbHarness", dependencies: ["CXCB", "CXCBTest"]),
+
+        .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
+        .testTarget(
+            name: "BadgeDrawingTests",
+            dependencies: ["BadgeCore", "BadgeDrawing", "CCairo"],
+            exclude: ["Golden"]
+        ),
+        .testTarget(name: "BadgeX11Tests", dependencies: ["BadgeCore", "BadgeX11"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["XvfbHarness"]),
+    ]
+)

@@ -1,0 +1,406 @@
+/// The badge of one host (toolbar button): content, formatting, style, animation and damage tracking.
+///
+/// Not thread-safe; use from one thread. Every change animates from what is on screen at the clock's
+/// current time; several changes at the same clock time coalesce into one animation from the state
+/// before the first of them. `presentation(at:)` is a pure function of the controller state and time.
+///
+/// Animations: appear = scale 0 → 1 on `easeOutBack` plus opacity 0 → 1 (linear); disappear = scale → 0 on
+/// `ease` plus opacity → 0, still showing the old label; a change of the shown label while visible =
+/// bounce (scale `bounceStartScale` → 1 on `bounce`, or from the current scale when a scale animation is in
+/// flight, so the scale is continuous) plus a frame morph (easeInOut, `rollDuration`) and, between two
+/// count labels, rolling digit columns (easeOutBack, `rollDuration`). Blinking dots cycle opacity 0 → 1
+/// (ease-out) every `blinkPeriod`. With `reducesMotion` every change applies at once.
+public final class BadgeController {
+    /// The name of the host for accessibility, e.g. "Mail".
+    public var accessibilityLabel: String
+
+    private var content: BadgeContent
+    private var blinkRequested = false
+    private var storedTiming: BadgeAnimationTiming
+    private let clock: any BadgeClock
+    private let measurer: any TextMeasuring
+    private var textSizes = TextSizeCache()
+
+    private var state: AnimationState
+    private var burst: (time: Double, before: AnimationState)?
+
+    private var host = Rect.zero
+    private var bounds = Rect(x: -.infinity, y: -.infinity, width: .infinity, height: .infinity)
+    private var direction = LayoutDirection.leftToRight
+    private var scale = 1.0
+
+    private var needsDisplay = true
+    private var lastPresentation: BadgePresentation?
+    private var lastPainted: Rect?
+
+    /// Creates a controller showing `content` at rest (no initial animation).
+    public init(accessibilityLabel: String, content: BadgeContent = .none, format: BadgeFormat = BadgeFormat(),
+                style: BadgeStyle = BadgeStyle(), timing: BadgeAnimationTiming = BadgeAnimationTiming(),
+                clock: any BadgeClock, measurer: any TextMeasuring) {
+        self.accessibilityLabel = accessibilityLabel
+        self.content = BadgeController.normalized(content)
+        self.format = format
+        self.style = style
+        self.storedTiming = timing.sanitized()
+        self.clock = clock
+        self.measurer = measurer
+        self.state = .rest(LabelModel(content: BadgeController.normalized(content), format: format))
+    }
+
+    // MARK: Content
+
+    /// The content; setting animates (appear / bounce + roll / disappear) from what is on screen now.
+    /// Stored normalised: negative counts become 0, empty or whitespace-only text becomes `.none`.
+    /// Setting stops a blink.
+    public var value: BadgeContent {
+        get { content }
+        set {
+            content = BadgeController.normalized(newValue)
+            blinkRequested = false
+            contentDidChange()
+        }
+    }
+
+    /// The formatting rules; changing them animates the label change like a new value.
+    public var format: BadgeFormat {
+        didSet { if format != oldValue { contentDidChange() } }
+    }
+
+    /// The look; changes apply at once (no animation) and produce damage.
+    public var style: BadgeStyle {
+        didSet { needsDisplay = true }
+    }
+
+    /// Animation timing, stored sanitised (`BadgeAnimationTiming.sanitized()`); applies to later changes.
+    public var timing: BadgeAnimationTiming {
+        get { storedTiming }
+        set { storedTiming = newValue.sanitized() }
+    }
+
+    /// Changes apply at once; blink becomes a steady dot. Turning it on ends running animations at once.
+    public var reducesMotion = false {
+        didSet {
+            guard reducesMotion != oldValue else { return }
+            burst = nil
+            if reducesMotion {
+                state = .rest(targetModel)
+            } else if isBlinking {
+                state.blinkStart = now
+                state.blinkPeriod = storedTiming.blinkPeriod
+            }
+            needsDisplay = true
+        }
+    }
+
+    /// The label for the current value: `format.label(for: value)`.
+    public var label: BadgeLabel { format.label(for: content) }
+
+    /// The current count (0 for non-count content).
+    public var count: Int {
+        if case .count(let value) = content { return value }
+        return 0
+    }
+
+    /// Adds `step` (negative decrements), saturating at `Int.max` and never below 0; other content starts at 0.
+    public func increment(by step: Int = 1) {
+        let (sum, overflow) = count.addingReportingOverflow(step)
+        value = .count(overflow ? (step > 0 ? Int.max : 0) : Swift.max(sum, 0))
+    }
+
+    /// Subtracts `step` (negative increments), never below 0 and saturating at `Int.max`.
+    public func decrement(by step: Int = 1) {
+        increment(by: step == Int.min ? Int.max : -step)
+    }
+
+    /// Sets the count to 0 (hidden when `format.hidesAtZero`).
+    public func clear() {
+        value = .count(0)
+    }
+
+    /// Shows `text`; empty or whitespace-only text removes the badge (`.none`).
+    public func setText(_ text: String) {
+        value = .text(text)
+    }
+
+    /// Shows a dot; `blink` makes it pulse until the value changes (steady with `reducesMotion`).
+    public func showDot(blink: Bool = false) {
+        content = .dot
+        blinkRequested = blink
+        contentDidChange()
+    }
+
+    /// Removes the badge with the disappear animation (`value = .none`).
+    public func hide() {
+        value = .none
+    }
+
+    /// Whether a dot is blinking on screen (requested, showing a dot and motion allowed).
+    public var isBlinking: Bool {
+        blinkRequested && content == .dot && !reducesMotion
+    }
+
+    // MARK: Layout
+
+    /// Where the host is (logical, window coordinates), the window bounds, direction and device scale; call on every relayout.
+    /// Relayouts never animate (a running morph moves with the host) but produce damage.
+    public func layout(host: Rect, bounds: Rect, direction: LayoutDirection, scale: Double) {
+        guard host != self.host || bounds != self.bounds || direction != self.direction || scale != self.scale
+        else { return }
+        self.host = host
+        self.bounds = bounds
+        self.direction = direction
+        self.scale = scale
+        needsDisplay = true
+    }
+
+    // MARK: Presentation
+
+    /// What to draw at `time` (NaN counts as +infinity: the rest state).
+    public func presentation(at time: Double) -> BadgePresentation {
+        let time = BadgeController.sanitized(time)
+        guard state.isOnScreen(at: time), let frame = currentFrame(of: state, at: time) else { return .hidden }
+        let font = style.sanitized().font
+        let runs = state.columns.sorted { $0.key < $1.key }.compactMap { column in
+            column.run(at: time) { self.textSize(of: $0, font: font).width }
+        }
+        return BadgePresentation(label: state.display.label, frame: frame, scale: Swift.max(state.scale.value(at: time), 0),
+                                 opacity: state.opacity(at: time), runs: runs)
+    }
+
+    /// What to draw now (at `clock.now`).
+    public func presentation() -> BadgePresentation {
+        presentation(at: now)
+    }
+
+    /// When the current animation ends: nil when at rest, .infinity while blinking.
+    public var animationEndTime: Double? {
+        state.animationEnd(after: now)
+    }
+
+    /// The logical rectangle to redraw since the last call (union of what was painted before and what will be painted now), nil if nothing changed.
+    /// Painted areas are `paintedBounds` rounded out to whole logical px plus 1 px for anti-aliasing.
+    public func takeDamage() -> Rect? {
+        let current = presentation()
+        let painted = current.paintedBounds(style: style).map(BadgeController.roundedOut)
+        defer {
+            lastPresentation = current
+            lastPainted = painted
+            needsDisplay = false
+        }
+        guard needsDisplay || current != lastPresentation else { return nil }
+        switch (lastPainted, painted) {
+        case (nil, nil): return nil
+        case (let old?, nil): return old
+        case (nil, let new?): return new
+        case (let old?, let new?): return old.union(new)
+        }
+    }
+
+    // MARK: Accessibility
+
+    /// "Mail, 3 unread", "Mail, more than 99 unread", "Notifications, new" (dot), "Mail, New" (text), "Mail" (none/hidden).
+    /// Text is read in full (not truncated); an empty `accessibilityLabel` leaves just the detail ("3 unread").
+    public var accessibilityDescription: String {
+        let name = BadgeFormat.cleaned(accessibilityLabel)
+        var detail: String?
+        switch (label, content) {
+        case (.hidden, _): detail = nil
+        case (.dot, _): detail = "new"
+        case (.text, .count(let value)):
+            detail = format.overflows(value) ? "more than \(format.effectiveMaximumCount) unread" : "\(value) unread"
+        case (.text(let shown), let other):
+            if case .text(let full) = other { detail = BadgeFormat.cleaned(full) } else { detail = shown }
+        }
+        guard let detail else { return name }
+        return name.isEmpty ? detail : "\(name), \(detail)"
+    }
+
+    // MARK: Benchmark and diagnostics
+
+    /// Number of text sizes currently cached (each (text, font) is measured once).
+    public var cachedTextSizeCount: Int { textSizes.count }
+
+    /// Forgets cached text sizes, e.g. after fonts were reconfigured; the next frame measures again.
+    public func invalidateTextMeasurements() {
+        textSizes.removeAll()
+        needsDisplay = true
+    }
+
+    // MARK: Private
+
+    private var now: Double { BadgeController.sanitized(clock.now) }
+
+    private var targetModel: LabelModel { LabelModel(content: content, format: format) }
+
+    private static func sanitized(_ time: Double) -> Double {
+        time.isNaN ? .infinity : time
+    }
+
+    private static func normalized(_ content: BadgeContent) -> BadgeContent {
+        switch content {
+        case .count(let value): return .count(Swift.max(value, 0))
+        case .text(let text): return BadgeFormat.cleaned(text).isEmpty ? .none : content
+        case .none, .dot: return content
+        }
+    }
+
+    private static func roundedOut(_ rect: Rect) -> Rect {
+        let x0 = rect.minX.rounded(.down) - 1, y0 = rect.minY.rounded(.down) - 1
+        let x1 = rect.maxX.rounded(.up) + 1, y1 = rect.maxY.rounded(.up) + 1
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    private func textSize(of text: String, font: BadgeFont) -> Size {
+        textSizes.size(of: text, font: font, measurer: measurer)
+    }
+
+    private var anchorPoint: Point {
+        BadgeLayout.anchorPoint(host: host, style: style.sanitized(), direction: direction)
+    }
+
+    /// The rest frame of `label` at the current layout.
+    private func restFrame(for label: BadgeLabel) -> Rect? {
+        let style = style.sanitized()
+        let size = label.text.map { textSize(of: $0, font: style.font) } ?? .zero
+        return BadgeLayout.frame(for: label, textSize: size, host: host, style: style, direction: direction,
+                                 scale: scale, bounds: bounds)
+    }
+
+    /// The frame of `state` at `time` (morphing or at rest), nil when nothing is on screen.
+    private func currentFrame(of state: AnimationState, at time: Double) -> Rect? {
+        guard state.isOnScreen(at: time), let rest = restFrame(for: state.display.label) else { return nil }
+        guard let morph = state.morph else { return rest }
+        return morph.frame(at: time, anchor: anchorPoint) { rest }
+    }
+
+    private func contentDidChange() {
+        let time = now
+        if let burst, burst.time == time {
+            state = burst.before
+        } else {
+            burst = (time, state)
+        }
+        state = transition(from: state, to: targetModel, at: time)
+        needsDisplay = true
+    }
+
+    /// The animation state after changing from `old` (as on screen at `time`) to `target`.
+    private func transition(from old: AnimationState, to target: LabelModel, at time: Double) -> AnimationState {
+        if reducesMotion { return .rest(target) }
+        let timing = storedTiming
+        let wantsBlink = isBlinking && target.label == .dot
+        var state = old
+        state.blinkPeriod = timing.blinkPeriod
+        let visible = old.isOnScreen(at: time)
+        let opacity = old.opacity(at: time)
+
+        if target.label == .hidden {
+            guard visible else { return .rest(target) }
+            if state.isDisappearing { return state }
+            state.isDisappearing = true
+            state.blinkStart = nil
+            state.scale = AnimationTrack(from: old.scale.value(at: time), to: 0, start: time,
+                                         duration: timing.disappearDuration, curve: .ease)
+            state.opacity = AnimationTrack(from: opacity, to: 0, start: time,
+                                           duration: timing.disappearDuration, curve: .linear)
+            return state
+        }
+
+        guard visible else {
+            var appearing = AnimationState.rest(target)
+            appearing.blinkPeriod = timing.blinkPeriod
+            appearing.scale = AnimationTrack(from: 0, to: 1, start: time, duration: timing.appearDuration,
+                                             curve: .easeOutBack)
+            appearing.opacity = AnimationTrack(from: 0, to: 1, start: time, duration: timing.appearDuration,
+                                               curve: .linear)
+            if wantsBlink { appearing.blinkStart = time }
+            return appearing
+        }
+
+        let wasDisappearing = state.isDisappearing
+        if wasDisappearing {
+            state.isDisappearing = false
+            state.scale = AnimationTrack(from: old.scale.value(at: time), to: 1, start: time,
+                                         duration: timing.appearDuration, curve: .easeOutBack)
+            state.opacity = AnimationTrack(from: opacity, to: 1, start: time,
+                                           duration: timing.appearDuration, curve: .linear)
+        }
+
+        if target.label != old.display.label {
+            if !wasDisappearing {
+                let start = old.scale.isMoving(at: time) ? old.scale.value(at: time) : timing.bounceStartScale
+                state.scale = AnimationTrack(from: start, to: 1, start: time, duration: timing.bounceDuration,
+                                             curve: .bounce)
+            }
+            if let frame = currentFrame(of: old, at: time) {
+                let anchor = anchorPoint
+                state.morph = FrameMorph(fromRelative: frame.offsetBy(dx: -anchor.x, dy: -anchor.y),
+                                         start: time, duration: timing.rollDuration)
+            }
+            state.columns = columns(from: old, to: target, at: time, duration: timing.rollDuration)
+        }
+        state.display = target
+
+        if wantsBlink {
+            if state.blinkStart == nil { state.blinkStart = time }
+        } else if state.blinkStart != nil {
+            state.blinkStart = nil
+            state.opacity = AnimationTrack(from: opacity, to: 1, start: time, duration: timing.appearDuration,
+                                           curve: .linear)
+        }
+        return state
+    }
+
+    /// The text columns after a label change: rolling digits between two counts, static text otherwise.
+    ///
+    /// A changed column keeps on screen whichever of its glyphs is nearer rest (the other is at least half a
+    /// line out of view) exactly where it is, as the outgoing glyph; the new glyph enters next to it from
+    /// below on an increase and from above on a decrease. Unchanged columns keep what they are doing.
+    private func columns(from old: AnimationState, to target: LabelModel, at time: Double,
+                         duration: Double) -> [RollColumn] {
+        guard let oldCount = old.display.count, let newCount = target.count, duration > 0 else {
+            return AnimationState.rest(target).columns
+        }
+        let direction = newCount < oldCount ? -1 : 1
+        let font = style.sanitized().font
+        let measure: (String) -> Double = { self.textSize(of: $0, font: font).width }
+        var keys = Set(old.columns.map(\.key))
+        for column in target.columns { keys.insert(column.key) }
+        var result: [RollColumn] = []
+        for key in keys.sorted() {
+            let newText = target.text(of: key)
+            guard let column = old.columns.first(where: { $0.key == key }) else {
+                result.append(RollColumn(key: key, text: newText, outgoing: "", direction: direction,
+                                         startOffset: Double(direction), startWidth: 0, start: time,
+                                         duration: duration))
+                continue
+            }
+            if column.text == newText {
+                if column.isRolling(at: time) || !newText.isEmpty { result.append(column) }
+                continue
+            }
+            let rolling = column.isRolling(at: time)
+            let offset = column.rollOffset(at: time)
+            let retained: String, position: Double
+            if rolling, abs(offset) > 0.5, let outgoing = column.outgoing {
+                (retained, position) = (outgoing, offset - Double(column.direction))
+            } else {
+                (retained, position) = (column.text, offset)
+            }
+            let width = column.width(at: time, measure: measure)
+            if retained == newText {
+                if position == 0 {
+                    if !newText.isEmpty { result.append(.rest(key: key, text: newText)) }
+                } else {
+                    result.append(RollColumn(key: key, text: newText, outgoing: "", direction: position > 0 ? 1 : -1,
+                                             startOffset: position, startWidth: width, start: time, duration: duration))
+                }
+                continue
+            }
+            result.append(RollColumn(key: key, text: newText, outgoing: retained, direction: direction,
+                                     startOffset: position + Double(direction), startWidth: width, start: time,
+                                     duration: duration))
+        }
+        return result
+    }
+}

@@ -1,0 +1,89 @@
+/// Badge geometry: size from the label, position on the host's anchor corner, device-pixel snapping.
+///
+/// Rules for unusual input: a non-finite or <= 0 `scale` is 1; NaN/infinite or negative text sizes count as 0;
+/// non-finite host coordinates count as 0; `bounds` with any non-finite edge or empty size is ignored
+/// (the badge is then not moved). The style is sanitised first (`BadgeStyle.sanitized()`).
+public enum BadgeLayout {
+    /// The badge frame: circle while `label` is one grapheme, pill (width >= height) when longer, dot square for .dot, nil for .hidden.
+    /// Centred on the anchor corner of `host` (mirrored for RTL) plus the offset, snapped to device pixels at `scale`,
+    /// and moved (never clipped) inside `bounds`. `textSize` is the measured size of the label text in logical units.
+    ///
+    /// Sizes are rounded UP to whole device pixels (so the text always fits), the centre is rounded to the
+    /// nearest device pixel, so `origin * scale` and `size * scale` are whole numbers. A badge larger than
+    /// `bounds` is aligned to the bounds' minimum edge.
+    public static func frame(for label: BadgeLabel, textSize: Size, host: Rect, style: BadgeStyle,
+                             direction: LayoutDirection, scale: Double, bounds: Rect) -> Rect? {
+        let style = style.sanitized()
+        let scale = DeviceGrid.sanitizedScale(scale)
+        guard let size = deviceSize(for: label, textSize: textSize, style: style, scale: scale) else { return nil }
+        let center = anchorPoint(host: host, style: style, direction: direction)
+        var left = DeviceGrid.round(center.x * scale - size.width / 2)
+        var top = DeviceGrid.round(center.y * scale - size.height / 2)
+        if let bounds = usableBounds(bounds) {
+            left = keep(left, length: size.width, min: bounds.minX * scale, max: bounds.maxX * scale)
+            top = keep(top, length: size.height, min: bounds.minY * scale, max: bounds.maxY * scale)
+        }
+        return Rect(x: left / scale, y: top / scale, width: size.width / scale, height: size.height / scale)
+    }
+
+    /// The point the badge is centred on: the (direction-resolved) anchor corner of `host` plus the offset,
+    /// whose x is mirrored in right-to-left layouts. Expects a sanitised style.
+    public static func anchorPoint(host: Rect, style: BadgeStyle, direction: LayoutDirection) -> Point {
+        let host = sanitizedHost(host)
+        let trailingIsRight = direction == .leftToRight
+        let atTrailing: Bool, atTop: Bool
+        switch style.anchor {
+        case .topLeading: (atTrailing, atTop) = (false, true)
+        case .topTrailing: (atTrailing, atTop) = (true, true)
+        case .bottomLeading: (atTrailing, atTop) = (false, false)
+        case .bottomTrailing: (atTrailing, atTop) = (true, false)
+        }
+        let atRight = atTrailing == trailingIsRight
+        let x = (atRight ? host.maxX : host.minX) + (trailingIsRight ? style.offset.x : -style.offset.x)
+        let y = (atTop ? host.minY : host.maxY) + style.offset.y
+        return Point(x: x, y: y)
+    }
+
+    /// The badge size in whole DEVICE pixels, nil for `.hidden`. Expects a sanitised style and scale.
+    static func deviceSize(for label: BadgeLabel, textSize: Size, style: BadgeStyle, scale: Double) -> Size? {
+        switch label {
+        case .hidden:
+            return nil
+        case .dot:
+            let side = Swift.max(DeviceGrid.ceil(style.dotDiameter * scale), 1)
+            return Size(width: side, height: side)
+        case .text(let text):
+            let textWidth = nonNegative(textSize.width), textHeight = nonNegative(textSize.height)
+            let height = Swift.max(style.minimumSize, textHeight + 2 * style.verticalPadding)
+            let deviceHeight = Swift.max(DeviceGrid.ceil(height * scale), 1)
+            if text.count <= 1 { return Size(width: deviceHeight, height: deviceHeight) }
+            let width = textWidth + 2 * style.horizontalPadding
+            let deviceWidth = Swift.max(DeviceGrid.ceil(Swift.min(width, 1e12) * scale), deviceHeight)
+            return Size(width: deviceWidth, height: deviceHeight)
+        }
+    }
+
+    /// Moves a device-space segment [start, start+length) inside [min, max] snapped inward; min edge wins.
+    private static func keep(_ start: Double, length: Double, min: Double, max: Double) -> Double {
+        let low = DeviceGrid.ceil(min), high = DeviceGrid.floor(max)
+        var result = Swift.min(start, high - length)
+        result = Swift.max(result, low)
+        return result
+    }
+
+    private static func usableBounds(_ bounds: Rect) -> Rect? {
+        let values = [bounds.minX, bounds.minY, bounds.width, bounds.height]
+        guard values.allSatisfy({ $0.isFinite }), !bounds.isEmpty else { return nil }
+        guard bounds.maxX.isFinite, bounds.maxY.isFinite else { return nil }
+        return bounds
+    }
+
+    private static func sanitizedHost(_ host: Rect) -> Rect {
+        func fix(_ value: Double) -> Double { value.isFinite ? value : 0 }
+        return Rect(x: fix(host.minX), y: fix(host.minY), width: fix(host.width), height: fix(host.height))
+    }
+
+    private static func nonNegative(_ value: Double) -> Double {
+        value.isFinite && value > 0 ? value : 0
+    }
+}

@@ -1,0 +1,111 @@
+/// One line of the control protocol that scripts use to drive badges (`badge-demo --control`).
+///
+/// Grammar: `set ID N`, `inc ID [N]`, `dec ID [N]`, `text ID TEXT`, `dot ID [blink]`, `clear ID|all`,
+/// `state`, `sync TOKEN`, `quit`. Parsing never traps: a bad line becomes a `ControlCommandError`.
+public enum ControlCommand: Hashable, Sendable {
+    /// Set a count.
+    case set(id: String, count: Int)
+    /// Raise a count by a step (default 1).
+    case increment(id: String, by: Int)
+    /// Lower a count by a step (default 1), never below 0.
+    case decrement(id: String, by: Int)
+    /// Show text; empty text removes the badge.
+    case text(id: String, text: String)
+    /// Show a dot, optionally blinking.
+    case dot(id: String, blink: Bool)
+    /// Clear one badge (or every badge when id is nil).
+    case clear(id: String?)
+    /// Report every button's state.
+    case state
+    /// Answer with the token once everything before it is drawn and flushed.
+    case sync(token: String)
+    /// Quit with status 0.
+    case quit
+
+    /// The longest line accepted, in bytes; longer lines are rejected whole.
+    public static let maximumLineLength = 4096
+
+    /// Parses one line (without its newline). Leading and trailing spaces are ignored.
+    public static func parse(_ line: String) -> Result<ControlCommand, ControlCommandError> {
+        guard line.utf8.count <= maximumLineLength else {
+            return .failure(ControlCommandError("line longer than \(maximumLineLength) bytes"))
+        }
+        let trimmed = line.trimmingSpaces
+        guard !trimmed.isEmpty else { return .failure(ControlCommandError("empty command")) }
+        let (verb, rest) = trimmed.splitFirstWord()
+        let arguments = rest.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        switch verb {
+        case "set":
+            guard arguments.count == 2 else { return .failure(usage("set ID N")) }
+            return parseNumber(arguments[1]).map { .set(id: arguments[0], count: $0) }
+        case "inc", "dec":
+            guard arguments.count == 1 || arguments.count == 2 else { return .failure(usage("\(verb) ID [N]")) }
+            let step = arguments.count == 2 ? parseNumber(arguments[1]) : .success(1)
+            return step.map { verb == "inc" ? .increment(id: arguments[0], by: $0) : .decrement(id: arguments[0], by: $0) }
+        case "text":
+            let (id, text) = rest.splitFirstWord()
+            guard !id.isEmpty else { return .failure(usage("text ID TEXT")) }
+            return .success(.text(id: id, text: text))
+        case "dot":
+            guard arguments.count == 1 || (arguments.count == 2 && arguments[1] == "blink") else {
+                return .failure(usage("dot ID [blink]"))
+            }
+            return .success(.dot(id: arguments[0], blink: arguments.count == 2))
+        case "clear":
+            guard arguments.count == 1 else { return .failure(usage("clear ID|all")) }
+            return .success(.clear(id: arguments[0] == "all" ? nil : arguments[0]))
+        case "state":
+            guard arguments.isEmpty else { return .failure(usage("state")) }
+            return .success(.state)
+        case "sync":
+            guard arguments.count == 1 else { return .failure(usage("sync TOKEN")) }
+            return .success(.sync(token: arguments[0]))
+        case "quit":
+            guard arguments.isEmpty else { return .failure(usage("quit")) }
+            return .success(.quit)
+        default:
+            return .failure(ControlCommandError("unknown command \"\(verb.prefix(40))\"; expected set, inc, dec, text, dot, clear, state, sync or quit"))
+        }
+    }
+
+    private static func usage(_ form: String) -> ControlCommandError {
+        ControlCommandError("usage: \(form)")
+    }
+
+    private static func parseNumber(_ text: String) -> Result<Int, ControlCommandError> {
+        guard let value = Int(text) else {
+            let digits = text.drop { $0 == "-" || $0 == "+" }
+            if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                return .failure(ControlCommandError("number \(text.prefix(40)) is out of range (\(Int.min)…\(Int.max))"))
+            }
+            return .failure(ControlCommandError("\"\(text.prefix(40))\" is not a whole number"))
+        }
+        return .success(value)
+    }
+}
+
+/// Why a control line was rejected.
+public struct ControlCommandError: Error, Hashable, Sendable {
+    /// A one-line reason for the script author.
+    public let reason: String
+
+    /// Creates an error with a reason.
+    public init(_ reason: String) { self.reason = reason }
+}
+
+extension String {
+    /// The string without leading and trailing spaces, tabs and carriage returns.
+    var trimmingSpaces: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+
+    /// The first space-separated word, and the rest with its leading spaces removed.
+    func splitFirstWord() -> (String, String) {
+        guard let space = firstIndex(where: { $0 == " " || $0 == "\t" }) else { return (self, "") }
+        return (String(self[..<space]), String(self[index(after: space)...]).trimmingSpaces)
+    }
+}

@@ -1,0 +1,44 @@
+/// A pointer button as the toolbar understands it, independent of any window system.
+public enum PointerButton: Hashable, Sendable {
+    /// The primary (usually left) button.
+    case primary
+    /// The middle button or wheel press.
+    case middle
+    /// The secondary (usually right) button.
+    case secondary
+    /// One notch of the wheel away from the user.
+    case wheelUp
+    /// One notch of the wheel toward the user.
+    case wheelDown
+}
+
+/// What an input does to a badge.
+public enum BadgeAction: Hashable, Sendable {
+    /// Raise the count by one.
+    case increment
+    /// Lower the count by one, never below zero.
+    case decrement
+    /// Set the count to zero.
+    case clear
+
+    /// Applies the action to a badge controller.
+    public func apply(to badge: BadgeController) {
+        switch self {
+        case .increment: badge.increment()
+        case .decrement: badge.decrement()
+        case .clear: badge.clear()
+        }
+    }
+}
+
+/// Where an action came from, as reported to scripts and logs.
+public enum ChangeCause: String, Hashable, Sendable {
+    /// A mouse click.
+    case click
+    /// A key press.
+    case key
+    /// A wheel notch.
+    case wheel
+    /// A control-channel command.
+    case control
+}

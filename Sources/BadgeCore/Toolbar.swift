@@ -1,0 +1,177 @@
+/// A row of icon buttons with badges: layout, hit testing and pointer routing, with no window system.
+///
+/// The X11 shell feeds it pointer events in logical window coordinates and asks it what to redraw;
+/// tests drive it the same way without a server.
+public final class Toolbar {
+    /// The buttons in logical (reading) order.
+    public let buttons: [ToolbarButton]
+    /// The sizes of the toolbar's parts.
+    public var metrics: ToolbarMetrics
+    /// Reading direction; right-to-left lays the buttons out from the right and mirrors badge anchors.
+    public private(set) var direction: LayoutDirection = .leftToRight
+    /// Device pixels per logical unit.
+    public private(set) var scale: Double = 1
+    /// The window's bounds in logical units.
+    public private(set) var bounds: Rect = .zero
+
+    private var pressed: (button: ToolbarButton, pointer: PointerButton)?
+    private var pointerLocation: Point?
+    private var pendingDamage: Rect?
+
+    /// Creates a toolbar with these buttons; call `layout(size:scale:direction:)` before use.
+    public init(buttons: [ToolbarButton], metrics: ToolbarMetrics = ToolbarMetrics()) {
+        self.buttons = buttons
+        self.metrics = metrics
+    }
+
+    /// The logical window size that shows every button.
+    public var preferredSize: Size { metrics.preferredSize(buttonCount: buttons.count) }
+
+    /// The button with this identifier, if any.
+    public func button(id: String) -> ToolbarButton? {
+        buttons.first { $0.id == id }
+    }
+
+    /// Lays the buttons out in a window of `size` logical units and tells each badge where its host is.
+    ///
+    /// Buttons keep their size and are centred vertically; a window too small to show them all clips
+    /// the last ones, and a degenerate size (zero, negative, NaN) is treated as empty.
+    public func layout(size: Size, scale: Double, direction: LayoutDirection) {
+        let width = size.width.isFinite ? max(size.width, 0) : 0
+        let height = size.height.isFinite ? max(size.height, 0) : 0
+        self.scale = scale.isFinite && scale > 0 ? scale : 1
+        self.direction = direction
+        bounds = Rect(x: 0, y: 0, width: width, height: height)
+        let side = metrics.buttonSize
+        let top = ((height - side) / 2).rounded(.down)
+        for (index, button) in buttons.enumerated() {
+            let leading = metrics.padding + Double(index) * (side + metrics.spacing)
+            let x = direction == .leftToRight ? leading : width - leading - side
+            button.frame = Rect(x: x, y: top, width: side, height: side)
+            let inset = (side - metrics.iconSize) / 2
+            button.iconFrame = button.frame.insetBy(dx: inset, dy: inset)
+            button.badge.layout(host: button.iconFrame, bounds: bounds, direction: direction, scale: self.scale)
+        }
+        addDamage(bounds)
+    }
+
+    /// The button under a point in logical window coordinates, if any.
+    public func button(at point: Point) -> ToolbarButton? {
+        buttons.first { $0.frame.contains(point) }
+    }
+
+    /// The sum of all count badges; the window title and the taskbar show it.
+    public var totalCount: Int {
+        buttons.reduce(0) { total, button in
+            let (sum, overflow) = total.addingReportingOverflow(button.badge.count)
+            return overflow ? Int.max : sum
+        }
+    }
+
+    /// The window title: "Badges", prefixed by the total count when it is not zero, e.g. "(15) Badges".
+    public var title: String {
+        let total = totalCount
+        return total > 0 ? "(\(total)) Badges" : "Badges"
+    }
+
+    // MARK: Pointer routing
+
+    /// The pointer moved to `point` (nil: it left the window). Updates hover and pressed states.
+    public func pointerMoved(to point: Point?) {
+        pointerLocation = point
+        let target = point.flatMap { button(at: $0) }
+        for button in buttons {
+            let hovered = button === target
+            let pressedHere = pressed?.button === button && hovered
+            if button.isHovered != hovered || button.isPressed != pressedHere {
+                button.isHovered = hovered
+                button.isPressed = pressedHere
+                addDamage(button.frame)
+            }
+        }
+    }
+
+    /// A pointer button went down at `point`. Wheel notches act at once and return their action.
+    public func pointerPressed(_ pointer: PointerButton, at point: Point) -> (ToolbarButton, BadgeAction, ChangeCause)? {
+        pointerMoved(to: point)
+        guard let target = button(at: point) else { return nil }
+        switch pointer {
+        case .wheelUp: return (target, .increment, .wheel)
+        case .wheelDown: return (target, .decrement, .wheel)
+        case .primary, .middle, .secondary:
+            guard pressed == nil else { return nil }
+            pressed = (target, pointer)
+            target.isPressed = true
+            addDamage(target.frame)
+            return nil
+        }
+    }
+
+    /// A pointer button went up at `point`. A click counts only when it ends on the button where it began.
+    public func pointerReleased(_ pointer: PointerButton, at point: Point) -> (ToolbarButton, BadgeAction, ChangeCause)? {
+        guard let current = pressed, current.pointer == pointer else { return nil }
+        pressed = nil
+        current.button.isPressed = false
+        addDamage(current.button.frame)
+        pointerMoved(to: point)
+        guard button(at: point) === current.button else { return nil }
+        switch pointer {
+        case .primary: return (current.button, .increment, .click)
+        case .secondary: return (current.button, .decrement, .click)
+        case .middle: return (current.button, .clear, .click)
+        case .wheelUp, .wheelDown: return nil
+        }
+    }
+
+    // MARK: Keyboard focus
+
+    /// The button that has the keyboard focus, if any.
+    public var focusedButton: ToolbarButton? { buttons.first { $0.isFocused } }
+
+    /// Moves the focus to the next button (or the previous one when `backward`), wrapping around.
+    public func moveFocus(backward: Bool = false) {
+        guard !buttons.isEmpty else { return }
+        let current = buttons.firstIndex { $0.isFocused }
+        let next: Int
+        if let current {
+            next = (current + (backward ? buttons.count - 1 : 1)) % buttons.count
+        } else {
+            next = backward ? buttons.count - 1 : 0
+        }
+        focus(buttons[next])
+    }
+
+    /// Gives the keyboard focus to `button` (nil removes it).
+    public func focus(_ button: ToolbarButton?) {
+        for candidate in buttons where candidate.isFocused != (candidate === button) {
+            candidate.isFocused = candidate === button
+            addDamage(candidate.frame)
+        }
+    }
+
+    // MARK: Damage
+
+    /// Marks a logical rectangle as needing a redraw (hover, pressed and focus changes).
+    public func addDamage(_ rect: Rect) {
+        guard !rect.isEmpty else { return }
+        pendingDamage = pendingDamage.map { $0.union(rect) } ?? rect
+    }
+
+    /// Everything that changed since the last call (buttons and badges), or nil when nothing did.
+    public func takeDamage() -> Rect? {
+        var damage = pendingDamage
+        pendingDamage = nil
+        for button in buttons {
+            if let badgeDamage = button.badge.takeDamage() {
+                damage = damage.map { $0.union(badgeDamage) } ?? badgeDamage
+            }
+        }
+        guard let damage else { return nil }
+        return damage.intersection(bounds)
+    }
+
+    /// When the last running badge animation ends: nil when everything is at rest, .infinity while one blinks.
+    public var animationEndTime: Double? {
+        buttons.compactMap { $0.badge.animationEndTime }.max()
+    }
+}

@@ -1,0 +1,83 @@
+import BadgeCore
+import CCairo
+
+/// Draws one badge presentation (body, ring, text runs with their roll offsets) into a cairo context.
+///
+/// Geometry comes from the badge core; this type only paints. The context's user space must be in
+/// logical units (the caller applies the device scale).
+public final class BadgeRenderer {
+    private let text: TextLayouts
+
+    /// Creates a renderer that shapes text through `text`.
+    public init(text: TextLayouts) {
+        self.text = text
+    }
+
+    /// Paints `presentation` in `style`. `surface` is the opaque colour behind the badge, used by a
+    /// ring whose colour follows the surface (so the badge reads on light and dark toolbars).
+    public func draw(_ presentation: BadgePresentation, style: BadgeStyle, surface: Color, in cr: OpaquePointer) {
+        guard presentation.isVisible, let frame = presentation.frame else { return }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        let scale = presentation.scale
+        if scale != 1 {
+            cairo_translate(cr, frame.midX, frame.midY)
+            cairo_scale(cr, scale, scale)
+            cairo_translate(cr, -frame.midX, -frame.midY)
+        }
+        let translucent = presentation.opacity < 1
+        if translucent { cairo_push_group(cr) }
+
+        let radius = frame.height / 2
+        if let border = style.border, border.width > 0, border.width.isFinite {
+            let ring: Color
+            switch border.color {
+            case .fixed(let color): ring = color
+            case .matchesSurface: ring = surface
+            }
+            CairoPaths.roundedRect(cr, frame.insetBy(dx: -border.width, dy: -border.width), radius: radius + border.width)
+            CairoPaths.setColor(cr, ring)
+            cairo_fill(cr)
+        }
+        CairoPaths.roundedRect(cr, frame, radius: radius)
+        CairoPaths.setColor(cr, style.backgroundColor)
+        if case .text(let label) = presentation.label {
+            cairo_fill_preserve(cr)
+            cairo_clip(cr)
+            CairoPaths.setColor(cr, style.textColor)
+            drawText(label, runs: presentation.runs, font: style.font, frame: frame, cr: cr)
+        } else {
+            cairo_fill(cr)
+        }
+
+        if translucent {
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, max(0, presentation.opacity))
+        }
+    }
+
+    /// Centres the label by its ink bounds; rolling runs are placed by their advances and shifted by
+    /// the same ink correction, so the last frame of a roll matches the rest frame exactly.
+    private func drawText(_ label: String, runs: [BadgeTextRun], font: BadgeFont, frame: Rect, cr: OpaquePointer) {
+        let whole = text.extents(of: label, font: font)
+        let top = frame.midY - whole.ink.midY
+        let rolling = runs.contains { $0.outgoingText != nil || $0.rollOffset != 0 }
+        guard rolling else {
+            text.draw(label, font: font, at: Point(x: frame.midX - whole.ink.midX, y: top), in: cr)
+            return
+        }
+        let advance = runs.reduce(0) { $0 + $1.width }
+        var x = frame.midX - advance / 2 + (whole.logical.midX - whole.ink.midX)
+        let travel = frame.height
+        for run in runs {
+            if !run.text.isEmpty {
+                text.draw(run.text, font: font, at: Point(x: x, y: top + run.rollOffset * travel), in: cr)
+            }
+            if let outgoing = run.outgoingText, !outgoing.isEmpty {
+                let offset = run.rollOffset - Double(run.direction)
+                text.draw(outgoing, font: font, at: Point(x: x, y: top + offset * travel), in: cr)
+            }
+            x += run.width
+        }
+    }
+}

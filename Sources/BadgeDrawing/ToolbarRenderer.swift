@@ -1,0 +1,93 @@
+import BadgeCore
+import CCairo
+
+/// Paints a whole toolbar (surface, button states, icons, badges) into any cairo context.
+///
+/// The same code draws the live window's back buffer, `--screenshot`, the golden-image tests and
+/// the benchmarks. Not Sendable: one per event-loop thread.
+public final class ToolbarRenderer {
+    /// The shaped-text cache; also the badges' text measurer.
+    public let text: TextLayouts
+    /// The icons the buttons show.
+    public let icons: IconLibrary
+    /// The toolbar's colours.
+    public var theme: Theme
+    private let badges: BadgeRenderer
+
+    /// Creates a renderer with the bundled icons.
+    public init(theme: Theme, text: TextLayouts, icons: IconLibrary) {
+        self.theme = theme
+        self.text = text
+        self.icons = icons
+        badges = BadgeRenderer(text: text)
+    }
+
+    /// Paints `toolbar` as it looks at `time` into `cr`, whose user space is in device pixels.
+    /// With `clip`, only that logical rectangle is repainted (damage-limited redraw).
+    public func draw(_ toolbar: Toolbar, at time: Double, in cr: OpaquePointer, clip: Rect? = nil) {
+        let scale = toolbar.scale
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_scale(cr, scale, scale)
+        if let clip {
+            cairo_rectangle(cr, clip.minX, clip.minY, clip.width, clip.height)
+            cairo_clip(cr)
+        }
+        let bounds = toolbar.bounds
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        CairoPaths.setColor(cr, theme.background)
+        cairo_paint(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        // A hairline of one device pixel along the bottom edge.
+        CairoPaths.setColor(cr, theme.separator)
+        cairo_rectangle(cr, 0, bounds.height - 1 / scale, bounds.width, 1 / scale)
+        cairo_fill(cr)
+
+        for button in toolbar.buttons where clip.map({ $0.intersection(button.frame) != nil }) ?? true {
+            drawButton(button, scale: scale, cr: cr)
+        }
+        for button in toolbar.buttons {
+            let presentation = button.badge.presentation(at: time)
+            guard presentation.isVisible else { continue }
+            badges.draw(presentation, style: button.badge.style, surface: surfaceColor(of: button), in: cr)
+        }
+    }
+
+    /// Renders `toolbar` off-screen at its current size and scale.
+    public func renderImage(_ toolbar: Toolbar, at time: Double) throws -> ImageSurface {
+        let width = max(1, Int((toolbar.bounds.width * toolbar.scale).rounded()))
+        let height = max(1, Int((toolbar.bounds.height * toolbar.scale).rounded()))
+        let image = try ImageSurface(width: width, height: height)
+        try image.draw { cr in draw(toolbar, at: time, in: cr) }
+        return image
+    }
+
+    /// The opaque colour behind a button's badge: the toolbar, or the hover or pressed surface.
+    public func surfaceColor(of button: ToolbarButton) -> Color {
+        if button.isPressed { return theme.pressedBackground.composited(over: theme.background) }
+        if button.isHovered { return theme.hoverBackground.composited(over: theme.background) }
+        return theme.background
+    }
+
+    private func drawButton(_ button: ToolbarButton, scale: Double, cr: OpaquePointer) {
+        let frame = button.frame
+        if button.isPressed || button.isHovered {
+            CairoPaths.roundedRect(cr, frame, radius: 8)
+            CairoPaths.setColor(cr, button.isPressed ? theme.pressedBackground : theme.hoverBackground)
+            cairo_fill(cr)
+        }
+        if button.isFocused {
+            CairoPaths.roundedRect(cr, frame.insetBy(dx: 1, dy: 1), radius: 7)
+            cairo_set_line_width(cr, 2)
+            CairoPaths.setColor(cr, theme.focusRing)
+            cairo_stroke(cr)
+        }
+        if !icons.draw(button.iconName, in: button.iconFrame, color: theme.foreground, scale: scale, cr: cr) {
+            // An icon that cannot be drawn still shows a visible placeholder, never a blank button.
+            CairoPaths.roundedRect(cr, button.iconFrame.insetBy(dx: 3, dy: 3), radius: 3)
+            cairo_set_line_width(cr, 1.5)
+            CairoPaths.setColor(cr, theme.foreground)
+            cairo_stroke(cr)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import CXCB
+
+/// The atoms the toolbar uses, interned once at startup in one batch.
+public struct Atoms: Sendable {
+    /// WM_PROTOCOLS.
+    public let wmProtocols: xcb_atom_t
+    /// WM_DELETE_WINDOW: the window manager's close button.
+    public let wmDeleteWindow: xcb_atom_t
+    /// WM_NAME.
+    public let wmName: xcb_atom_t
+    /// _NET_WM_NAME.
+    public let netWMName: xcb_atom_t
+    /// UTF8_STRING.
+    public let utf8String: xcb_atom_t
+    /// _NET_WM_PID.
+    public let netWMPID: xcb_atom_t
+    /// _NET_WM_PING.
+    public let netWMPing: xcb_atom_t
+    /// _NET_WM_WINDOW_TYPE.
+    public let netWMWindowType: xcb_atom_t
+    /// _NET_WM_WINDOW_TYPE_NORMAL.
+    public let netWMWindowTypeNormal: xcb_atom_t
+    /// RESOURCE_MANAGER (the X resource database, for Xft.dpi).
+    public let resourceManager: xcb_atom_t
+
+    /// Interns every atom with one round trip.
+    public init(connection: XConnection) throws {
+        let names = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_NAME", "_NET_WM_NAME", "UTF8_STRING", "_NET_WM_PID",
+                     "_NET_WM_PING", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "RESOURCE_MANAGER"]
+        let atoms = try connection.internAtoms(names)
+        func atom(_ name: String) -> xcb_atom_t { atoms[name] ?? 0 }
+        wmProtocols = atom("WM_PROTOCOLS")
+        wmDeleteWindow = atom("WM_DELETE_WINDOW")
+        wmName = atom("WM_NAME")
+        netWMName = atom("_NET_WM_NAME")
+        utf8String = atom("UTF8_STRING")
+        netWMPID = atom("_NET_WM_PID")
+        netWMPing = atom("_NET_WM_PING")
+        netWMWindowType = atom("_NET_WM_WINDOW_TYPE")
+        netWMWindowTypeNormal = atom("_NET_WM_WINDOW_TYPE_NORMAL")
+        resourceManager = atom("RESOURCE_MANAGER")
+    }
+}

@@ -1,0 +1,145 @@
+import BadgeCore
+
+/// The demo's command line, parsed without traps: bad input becomes a `DemoOptions.Error`.
+public struct DemoOptions: Equatable, Sendable {
+    /// Initial counts by button id (`--count bell=5`).
+    public var counts: [String: Int] = [:]
+    /// Render offscreen to this PNG and exit (`--screenshot FILE`).
+    public var screenshotPath: String?
+    /// Read commands from stdin and write JSON events to stdout (`--control`).
+    public var control = false
+    /// Apply changes at once, without animation (`--reduce-motion` or BADGE_REDUCE_MOTION=1).
+    public var reduceMotion = false
+    /// Device scale (`--scale`); nil: from Xft.dpi, else 1.
+    public var scale: Double?
+    /// Colour theme (`--theme light|dark`).
+    public var theme: Theme = .light
+    /// Right-to-left layout (`--rtl`).
+    public var rightToLeft = false
+    /// Icon overrides by button id (`--icon bell=PATH`).
+    public var icons: [String: String] = [:]
+    /// Print usage and exit 0.
+    public var showHelp = false
+    /// Print the version and exit 0.
+    public var showVersion = false
+
+    /// The ids of the buttons the demo shows.
+    public static let buttonIDs = ["bell", "mail"]
+
+    /// A rejected command line.
+    public struct Error: Swift.Error, Equatable, Sendable {
+        /// One line saying what was wrong.
+        public let message: String
+    }
+
+    /// The version string printed by `--version`.
+    public static let version = "badge-demo 0.1.0 (BadgeKit)"
+
+    /// The usage text printed by `--help` and after a bad argument.
+    public static let usage = """
+        usage: badge-demo [options]
+          --count ID=N        initial count of a button (ids: \(buttonIDs.joined(separator: ", "))), N >= 0
+          --screenshot FILE   render the window offscreen to a PNG file and exit (no X server needed)
+          --control           read commands on stdin, write JSON events on stdout
+          --reduce-motion     apply changes at once, no animation (also BADGE_REDUCE_MOTION=1)
+          --scale S           device scale, 0.5...4 (default: Xft.dpi / 96, else 1)
+          --theme NAME        light or dark (default light)
+          --rtl               right-to-left layout
+          --icon ID=PATH      draw button ID with the SVG file at PATH
+          --help              show this help and exit
+          --version           show the version and exit
+        """
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// Parses the arguments (without the program name) and the environment's BADGE_REDUCE_MOTION.
+    public static func parse(_ arguments: [String], environment: [String: String] = [:]) -> Result<DemoOptions, Error> {
+        var options = DemoOptions()
+        if let flag = environment["BADGE_REDUCE_MOTION"], !flag.isEmpty, flag != "0" { options.reduceMotion = true }
+        var index = 0
+        func value(for flag: String) -> Result<String, Error> {
+            index += 1
+            guard index < arguments.count else { return .failure(Error(message: "\(flag) needs a value")) }
+            return .success(arguments[index])
+        }
+        while index < arguments.count {
+            var argument = arguments[index]
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                inlineValue = String(argument[argument.index(after: equals)...])
+                argument = String(argument[..<equals])
+            }
+            func next() -> Result<String, Error> { inlineValue.map { .success($0) } ?? value(for: argument) }
+            switch argument {
+            case "--help", "-h": options.showHelp = true
+            case "--version": options.showVersion = true
+            case "--control": options.control = true
+            case "--reduce-motion": options.reduceMotion = true
+            case "--rtl": options.rightToLeft = true
+            case "--count":
+                switch next().flatMap(parseCount) {
+                case .success(let (id, count)): options.counts[id] = count
+                case .failure(let error): return .failure(error)
+                }
+            case "--icon":
+                switch next().flatMap({ parseAssignment($0, flag: "--icon", what: "PATH") }) {
+                case .success(let (id, path)): options.icons[id] = path
+                case .failure(let error): return .failure(error)
+                }
+            case "--screenshot":
+                switch next() {
+                case .success(let path) where !path.isEmpty: options.screenshotPath = path
+                case .success: return .failure(Error(message: "--screenshot needs a file name"))
+                case .failure(let error): return .failure(error)
+                }
+            case "--scale":
+                switch next() {
+                case .success(let text):
+                    guard let scale = Double(text), scale.isFinite, scale >= 0.5, scale <= 4 else {
+                        return .failure(Error(message: "--scale must be a number from 0.5 to 4, not \"\(text.prefix(40))\""))
+                    }
+                    options.scale = scale
+                case .failure(let error): return .failure(error)
+                }
+            case "--theme":
+                switch next() {
+                case .success(let name):
+                    guard let theme = Theme.named(name) else {
+                        return .failure(Error(message: "--theme must be light or dark, not \"\(name.prefix(40))\""))
+                    }
+                    options.theme = theme
+                case .failure(let error): return .failure(error)
+                }
+            default:
+                return .failure(Error(message: "unknown argument \"\(arguments[index].prefix(80))\""))
+            }
+            if inlineValue != nil, !["--count", "--icon", "--screenshot", "--scale", "--theme"].contains(argument) {
+                return .failure(Error(message: "\(argument) takes no value"))
+            }
+            index += 1
+        }
+        return .success(options)
+    }
+
+    private static func parseAssignment(_ text: String, flag: String, what: String) -> Result<(String, String), Error> {
+        guard let equals = text.firstIndex(of: "=") else {
+            return .failure(Error(message: "\(flag) expects ID=\(what), e.g. \(flag) bell=\(what == "N" ? "5" : "bell.svg"); got \"\(text.prefix(40))\""))
+        }
+        let id = String(text[..<equals]), rest = String(text[text.index(after: equals)...])
+        guard buttonIDs.contains(id) else {
+            return .failure(Error(message: "\(flag): unknown button \"\(id.prefix(40))\"; buttons are \(buttonIDs.joined(separator: ", "))"))
+        }
+        guard !rest.isEmpty else { return .failure(Error(message: "\(flag) \(id)= needs a value")) }
+        return .success((id, rest))
+    }
+
+    private static func parseCount(_ text: String) -> Result<(String, Int), Error> {
+        parseAssignment(text, flag: "--count", what: "N").flatMap { id, number in
+            guard let count = Int(number), count >= 0 else {
+                return .failure(Error(message: "--count \(id): \"\(number.prefix(40))\" is not a whole number from 0 to \(Int.max)"))
+            }
+            return .success((id, count))
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import Glibc
+
+/// Writes diagnostics to standard error without touching C's `stderr` global (not concurrency-safe).
+public enum StandardError {
+    /// Writes `message` and a newline to file descriptor 2.
+    public static func write(_ message: String) {
+        var line = message
+        line += "\n"
+        line.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(2, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import BadgeCore
+import BadgeDrawing
+import CCairo
+import CXCB
+import Glibc
+
+/// The top-level X window of the toolbar, with its ICCCM/EWMH properties and its back buffer.
+///
+/// Frames are drawn into a client-side image (the back buffer) and copied to the window with
+/// PutImage, only for the damaged rectangles; Expose copies from the buffer without re-rendering.
+/// The window's background is None, so the server never clears it: no flicker.
+public final class ToolbarWindow {
+    /// The window id.
+    public let window: xcb_window_t
+    /// The window's size in device pixels.
+    public private(set) var width: Int
+    /// The window's size in device pixels.
+    public private(set) var height: Int
+    /// The off-screen buffer holding the last rendered frame.
+    public private(set) var backBuffer: ImageSurface
+
+    private let x: XConnection
+    private let atoms: Atoms
+    private let gc: xcb_gcontext_t
+    private var lastTitle = ""
+
+    /// Creates (but does not map) the window at `width` × `height` device pixels.
+    public init(connection x: XConnection, atoms: Atoms, width: Int, height: Int, minimumWidth: Int, minimumHeight: Int) throws {
+        self.x = x
+        self.atoms = atoms
+        self.width = max(width, 1)
+        self.height = max(height, 1)
+        let c = x.connection
+        let screen = x.screen.pointee
+        window = x.generateID()
+        // Value list in ascending mask-bit order: back pixmap (None), bit gravity, event mask.
+        let eventMask: UInt32 = XCB_EVENT_MASK_EXPOSURE.rawValue | XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue
+            | XCB_EVENT_MASK_BUTTON_PRESS.rawValue | XCB_EVENT_MASK_BUTTON_RELEASE.rawValue
+            | XCB_EVENT_MASK_POINTER_MOTION.rawValue | XCB_EVENT_MASK_ENTER_WINDOW.rawValue
+            | XCB_EVENT_MASK_LEAVE_WINDOW.rawValue | XCB_EVENT_MASK_KEY_PRESS.rawValue
+            | XCB_EVENT_MASK_KEY_RELEASE.rawValue | XCB_EVENT_MASK_FOCUS_CHANGE.rawValue
+            | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
+        let values: [UInt32] = [0, UInt32(XCB_GRAVITY_NORTH_WEST.rawValue), eventMask]
+        let mask = XCB_CW_BACK_PIXMAP.rawValue | XCB_CW_BIT_GRAVITY.rawValue | XCB_CW_EVENT_MASK.rawValue
+        let cookie = xcb_create_window_checked(c, screen.root_depth, window, screen.root, 0, 0,
+                                               UInt16(clamping: self.width), UInt16(clamping: self.height), 0,
+                                               UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.root_visual, mask, values)
+        if let error = xcb_request_check(c, cookie) {
+            let code = error.pointee.error_code
+            free(error)
+            throw X11Error("badge-demo: the X server refused to create the window (X error \(code))")
+        }
+        gc = x.generateID()
+        let gcValues: [UInt32] = [0]
+        xcb_create_gc(c, gc, window, XCB_GC_GRAPHICS_EXPOSURES.rawValue, gcValues)
+        backBuffer = try ImageSurface(width: self.width, height: self.height)
+        setStaticProperties(minimumWidth: minimumWidth, minimumHeight: minimumHeight)
+    }
+
+    deinit {
+        xcb_free_gc(x.connection, gc)
+        xcb_destroy_window(x.connection, window)
+    }
+
+    /// Maps the window.
+    public func map() {
+        xcb_map_window(x.connection, window)
+    }
+
+    /// Records a new size from ConfigureNotify; returns true (and makes a new, unpainted back buffer)
+    /// when it changed. The caller must paint the whole buffer before the next copy.
+    public func resize(width newWidth: Int, height newHeight: Int) throws -> Bool {
+        let w = max(newWidth, 1), h = max(newHeight, 1)
+        guard w != width || h != height else { return false }
+        backBuffer = try ImageSurface(width: w, height: h)
+        width = w
+        height = h
+        return true
+    }
+
+    /// Sets WM_NAME and _NET_WM_NAME (UTF-8) when the title changed.
+    public func setTitle(_ title: String) {
+        guard title != lastTitle else { return }
+        lastTitle = title
+        setProperty(atoms.netWMName, type: atoms.utf8String, bytes: Array(title.utf8))
+        // WM_NAME is Latin-1 (STRING); non-Latin-1 characters become "?".
+        let latin1 = title.unicodeScalars.map { $0.value < 256 ? UInt8($0.value) : UInt8(ascii: "?") }
+        setProperty(atoms.wmName, type: XCB_ATOM_STRING.rawValue, bytes: latin1)
+    }
+
+    /// Copies the device-pixel rectangle of the back buffer to the window with PutImage.
+    public func present(x px: Int, y py: Int, width pw: Int, height ph: Int) {
+        let left = max(0, px), top = max(0, py)
+        let right = min(width, px + pw), bottom = min(height, py + ph)
+        guard right > left, bottom > top else { return }
+        let surface = backBuffer.surface
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { return }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let columns = right - left
+        let bytesPerPixel = x.bitsPerPixel == 16 ? 2 : 4
+        let rowBytes = ((columns * bytesPerPixel) + 3) & ~3
+        let rowsPerRequest = max(1, min(bottom - top, (x.maximumRequestBytes - 64) / max(rowBytes, 1)))
+        var row = top
+        var strip = [UInt8](repeating: 0, count: rowBytes * rowsPerRequest)
+        while row < bottom {
+            let rows = min(rowsPerRequest, bottom - row)
+            strip.withUnsafeMutableBytes { buffer in
+                guard let base = buffer.baseAddress else { return }
+                for r in 0..<rows {
+                    let source = UnsafeRawPointer(data + (row + r) * stride + left * 4)
+                    let target = base + r * rowBytes
+                    if bytesPerPixel == 4 {
+                        target.copyMemory(from: source, byteCount: columns * 4)
+                    } else {
+                        Self.convertToRGB565(source, target, count: columns)
+                    }
+                }
+            }
+            strip.withUnsafeBufferPointer { buffer in
+                _ = xcb_put_image(x.connection, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, gc,
+                                  UInt16(columns), UInt16(rows), Int16(left), Int16(row), 0,
+                                  x.screen.pointee.root_depth, UInt32(rowBytes * rows), buffer.baseAddress)
+            }
+            row += rows
+        }
+    }
+
+    /// Sets or clears the ICCCM urgency hint (the window manager flashes the window while set).
+    public func setUrgent(_ urgent: Bool) {
+        setWMHints(urgent: urgent)
+    }
+
+    private static func convertToRGB565(_ source: UnsafeRawPointer, _ target: UnsafeMutableRawPointer, count: Int) {
+        for i in 0..<count {
+            let pixel = source.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
+            let r = (pixel >> 19) & 0x1f, g = (pixel >> 10) & 0x3f, b = (pixel >> 3) & 0x1f
+            target.storeBytes(of: UInt16(truncatingIfNeeded: (r << 11) | (g << 5) | b), toByteOffset: i * 2, as: UInt16.self)
+        }
+    }
+
+    private func setStaticProperties(minimumWidth: Int, minimumHeight: Int) {
+        let wmClass = Array("badge-demo\0BadgeDemo\0".utf8)
+        setProperty(XCB_ATOM_WM_CLASS.rawValue, type: XCB_ATOM_STRING.rawValue, bytes: wmClass)
+        setProperty32(atoms.wmProtocols, type: XCB_ATOM_ATOM.rawValue, values: [atoms.wmDeleteWindow, atoms.netWMPing])
+        setWMHints(urgent: false)
+        // WM_NORMAL_HINTS: program-specified size and minimum size (PSize | PMinSize | PWinGravity).
+        var hints = [UInt32](repeating: 0, count: 18)
+        hints[0] = (1 << 3) | (1 << 4) | (1 << 9)
+        hints[3] = UInt32(width)
+        hints[4] = UInt32(height)
+        hints[5] = UInt32(max(minimumWidth, 1))
+        hints[6] = UInt32(max(minimumHeight, 1))
+        hints[17] = UInt32(XCB_GRAVITY_NORTH_WEST.rawValue)
+        setProperty32(XCB_ATOM_WM_NORMAL_HINTS.rawValue, type: XCB_ATOM_WM_SIZE_HINTS.rawValue, values: hints)
+        setProperty32(atoms.netWMPID, type: XCB_ATOM_CARDINAL.rawValue, values: [UInt32(getpid())])
+        var host = [CChar](repeating: 0, count: 256)
+        if gethostname(&host, host.count - 1) == 0 {
+            let name = host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            setProperty(XCB_ATOM_WM_CLIENT_MACHINE.rawValue, type: XCB_ATOM_STRING.rawValue, bytes: name)
+        }
+        setProperty32(atoms.netWMWindowType, type: XCB_ATOM_ATOM.rawValue, values: [atoms.netWMWindowTypeNormal])
+    }
+
+    private func setWMHints(urgent: Bool) {
+        // flags: InputHint | StateHint (| UrgencyHint); input = true; initial state = Normal.
+        var hints = [UInt32](repeating: 0, count: 9)
+        hints[0] = 1 | 2 | (urgent ? 256 : 0)
+        hints[1] = 1
+        hints[2] = 1
+        setProperty32(XCB_ATOM_WM_HINTS.rawValue, type: XCB_ATOM_WM_HINTS.rawValue, values: hints)
+    }
+
+    /// Replaces an 8-bit property.
+    func setProperty(_ property: xcb_atom_t, type: xcb_atom_t, bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            _ = xcb_change_property(x.connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, 8,
+                                    UInt32(buffer.count), buffer.baseAddress)
+        }
+    }
+
+    /// Replaces a 32-bit property.
+    func setProperty32(_ property: xcb_atom_t, type: xcb_atom_t, values: [UInt32]) {
+        values.withUnsafeBufferPointer { buffer in
+            _ = xcb_change_property(x.connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, 32,
+                                    UInt32(buffer.count), buffer.baseAddress)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import CXCB
+import Glibc
+
+/// Reads the X resource database (the root window's RESOURCE_MANAGER string) for the desktop's
+/// scale: `Xft.dpi` / 96, as GTK and Qt do.
+public enum XResources {
+    /// The device scale from Xft.dpi, or nil when the resource is absent or unusable.
+    public static func deviceScale(connection x: XConnection, atoms: Atoms) -> Double? {
+        let cookie = xcb_get_property(x.connection, 0, x.root, atoms.resourceManager, XCB_ATOM_STRING.rawValue, 0, 1 << 16)
+        guard let reply = xcb_get_property_reply(x.connection, cookie, nil) else { return nil }
+        defer { free(reply) }
+        let length = Int(xcb_get_property_value_length(reply))
+        guard length > 0, let value = xcb_get_property_value(reply) else { return nil }
+        let bytes = UnsafeRawBufferPointer(start: value, count: length)
+        return scale(fromResources: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Parses "Xft.dpi: 144" out of a resource database string into a scale (1.5); nil if absent or out of range.
+    public static func scale(fromResources database: String) -> Double? {
+        for line in database.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let key = line[..<colon].filter { $0 != " " && $0 != "\t" }
+            guard key == "Xft.dpi" else { continue }
+            let value = line[line.index(after: colon)...].filter { $0 != " " && $0 != "\t" }
+            guard let dpi = Double(value), dpi.isFinite, dpi >= 48, dpi <= 960 else { return nil }
+            return dpi / 96
+        }
+        return nil
+    }
+}

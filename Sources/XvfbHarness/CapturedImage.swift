@@ -1,0 +1,181 @@
+/// An 8-bit-per-channel colour.
+public struct RGB: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// Red, green and blue, 0...255.
+    public var r: UInt8, g: UInt8, b: UInt8
+
+    /// A colour from its channels.
+    public init(r: UInt8, g: UInt8, b: UInt8) {
+        self.r = r; self.g = g; self.b = b
+    }
+
+    /// A colour from 0xRRGGBB.
+    public init(hex: UInt32) {
+        r = UInt8((hex >> 16) & 0xff); g = UInt8((hex >> 8) & 0xff); b = UInt8(hex & 0xff)
+    }
+
+    /// The largest per-channel difference to `other` (0...255).
+    public func distance(to other: RGB) -> Int {
+        max(abs(Int(r) - Int(other.r)), abs(Int(g) - Int(other.g)), abs(Int(b) - Int(other.b)))
+    }
+
+    /// Whether every channel is within `tolerance` of `other`.
+    public func isClose(to other: RGB, tolerance: Int) -> Bool { distance(to: other) <= tolerance }
+
+    /// "#RRGGBB".
+    public var description: String {
+        func hex(_ v: UInt8) -> String { let s = String(v, radix: 16, uppercase: true); return s.count == 1 ? "0" + s : s }
+        return "#" + hex(r) + hex(g) + hex(b)
+    }
+}
+
+/// A rectangle of pixels (window device pixels), as in the app's `state` event.
+public struct PixelRect: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// Left, top, width and height in pixels.
+    public var x: Int, y: Int, width: Int, height: Int
+
+    /// A rectangle from its origin and size.
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+
+    /// Parses {"x":..,"y":..,"width":..,"height":..}; nil if a field is missing or not an integer.
+    public init?(json: JSONValue?) {
+        guard let json, let x = json["x"]?.int, let y = json["y"]?.int,
+              let w = json["width"]?.int, let h = json["height"]?.int else { return nil }
+        self.init(x: x, y: y, width: w, height: h)
+    }
+
+    /// Number of pixels.
+    public var area: Int { max(0, width) * max(0, height) }
+    /// Centre, rounded down.
+    public var center: (x: Int, y: Int) { (x + width / 2, y + height / 2) }
+    /// Whether the point is inside.
+    public func contains(x px: Int, y py: Int) -> Bool { px >= x && py >= y && px < x + width && py < y + height }
+
+    /// The overlap with `other` (zero size when disjoint).
+    public func intersection(_ other: PixelRect) -> PixelRect {
+        let x0 = max(x, other.x), y0 = max(y, other.y)
+        let x1 = min(x + width, other.x + other.width), y1 = min(y + height, other.y + other.height)
+        return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    }
+
+    /// The smallest rectangle holding both.
+    public func union(_ other: PixelRect) -> PixelRect {
+        let x0 = min(x, other.x), y0 = min(y, other.y)
+        let x1 = max(x + width, other.x + other.width), y1 = max(y + height, other.y + other.height)
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// Grown by `dx`, `dy` on each side (shrunk when negative).
+    public func insetBy(dx: Int, dy: Int) -> PixelRect {
+        PixelRect(x: x + dx, y: y + dy, width: width - 2 * dx, height: height - 2 * dy)
+    }
+
+    /// "WxH+X+Y".
+    public var description: String { "\(width)x\(height)+\(x)+\(y)" }
+}
+
+/// Pixels read back from the X server (GetImage), decoded to RGB.
+public struct CapturedImage: Equatable, Sendable {
+    /// Size in pixels.
+    public let width: Int, height: Int
+    /// Where the capture came from, in window coordinates (its top-left pixel).
+    public let origin: (x: Int, y: Int)
+    /// Row-major pixels.
+    public let pixels: [RGB]
+
+    /// An image from decoded pixels (`pixels.count == width * height`).
+    public init(width: Int, height: Int, origin: (x: Int, y: Int) = (0, 0), pixels: [RGB]) {
+        precondition(pixels.count == width * height, "pixel count does not match the size")
+        self.width = width; self.height = height; self.origin = origin; self.pixels = pixels
+    }
+
+    public static func == (a: CapturedImage, b: CapturedImage) -> Bool {
+        a.width == b.width && a.height == b.height && a.origin == b.origin && a.pixels == b.pixels
+    }
+
+    /// The rectangle covered, in window coordinates.
+    public var bounds: PixelRect { PixelRect(x: origin.x, y: origin.y, width: width, height: height) }
+
+    /// The pixel at window coordinates (x, y). Traps when outside `bounds`.
+    public func pixel(x: Int, y: Int) -> RGB {
+        precondition(bounds.contains(x: x, y: y), "pixel (\(x),\(y)) outside the capture \(bounds)")
+        return pixels[(y - origin.y) * width + (x - origin.x)]
+    }
+
+    /// Calls `body` for each pixel of `rect` (clipped to the capture).
+    public func forEachPixel(in rect: PixelRect? = nil, _ body: (Int, Int, RGB) -> Void) {
+        let r = (rect ?? bounds).intersection(bounds)
+        guard r.area > 0 else { return }
+        for y in r.y..<(r.y + r.height) {
+            let row = (y - origin.y) * width - origin.x
+            for x in r.x..<(r.x + r.width) { body(x, y, pixels[row + x]) }
+        }
+    }
+
+    /// Number of pixels in `rect` satisfying `predicate`.
+    public func count(in rect: PixelRect? = nil, where predicate: (RGB) -> Bool) -> Int {
+        var n = 0
+        forEachPixel(in: rect) { _, _, p in if predicate(p) { n += 1 } }
+        return n
+    }
+
+    /// Number of pixels in `rect` within `tolerance` (per channel) of `colour`.
+    public func count(near colour: RGB, tolerance: Int, in rect: PixelRect? = nil) -> Int {
+        count(in: rect) { $0.isClose(to: colour, tolerance: tolerance) }
+    }
+
+    /// Mean colour of `rect` (clipped); black for an empty rectangle.
+    public func meanColour(in rect: PixelRect? = nil) -> RGB {
+        var sum = (0, 0, 0), n = 0
+        forEachPixel(in: rect) { _, _, p in sum.0 += Int(p.r); sum.1 += Int(p.g); sum.2 += Int(p.b); n += 1 }
+        guard n > 0 else { return RGB(r: 0, g: 0, b: 0) }
+        return RGB(r: UInt8(sum.0 / n), g: UInt8(sum.1 / n), b: UInt8(sum.2 / n))
+    }
+
+    /// Number of pixels in `rect` (window coordinates, clipped to both captures) that differ by more
+    /// than `tolerance` in some channel between this capture and `other`.
+    public func differingPixels(from other: CapturedImage, in rect: PixelRect? = nil, tolerance: Int = 0) -> Int {
+        let r = (rect ?? bounds).intersection(bounds).intersection(other.bounds)
+        var n = 0
+        forEachPixel(in: r) { x, y, p in if p.distance(to: other.pixel(x: x, y: y)) > tolerance { n += 1 } }
+        return n
+    }
+
+    /// The part of the capture inside `rect` (clipped), keeping window coordinates.
+    public func cropped(to rect: PixelRect) -> CapturedImage {
+        let r = rect.intersection(bounds)
+        var out: [RGB] = []
+        out.reserveCapacity(r.area)
+        forEachPixel(in: r) { _, _, p in out.append(p) }
+        return CapturedImage(width: r.width, height: r.height, origin: (r.x, r.y), pixels: out)
+    }
+
+    /// Binary PPM (P6) bytes.
+    public var ppm: [UInt8] {
+        var out = Array("P6\n\(width) \(height)\n255\n".utf8)
+        out.reserveCapacity(out.count + pixels.count * 3)
+        for p in pixels { out.append(p.r); out.append(p.g); out.append(p.b) }
+        return out
+    }
+
+    /// Writes the image as a PPM file at `path`.
+    public func writePPM(to path: String) throws {
+        try writeFile(path, ppm)
+    }
+
+    /// Writes the image as `<artifacts>/<name>.ppm`, prints and returns the path. Use on a failed
+    /// pixel assertion so a human can look (`display file.ppm`, or convert with ImageMagick).
+    @discardableResult
+    public func saveArtifact(named name: String) -> String {
+        do {
+            let path = try Artifacts.path(for: name + ".ppm")
+            try writePPM(to: path)
+            print("XvfbHarness: wrote captured image \(width)x\(height) to \(path)")
+            return path
+        } catch {
+            print("XvfbHarness: could not save artifact \(name): \(error)")
+            return "(not saved: \(error))"
+        }
+    }
+}

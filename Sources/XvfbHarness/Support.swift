@@ -1,0 +1,140 @@
+import Glibc
+
+/// An error raised by the test harness. The message says what failed and, where possible, what to do.
+public struct HarnessError: Error, CustomStringConvertible, Sendable {
+    /// A human-readable, actionable explanation.
+    public let description: String
+
+    /// Creates an error with the given message.
+    public init(_ description: String) {
+        self.description = description
+    }
+
+    /// An error for a failed C call, with `errno` decoded.
+    static func posix(_ what: String, errno code: Int32 = errno) -> HarnessError {
+        HarnessError("\(what) failed: \(String(cString: strerror(code))) (errno \(code))")
+    }
+}
+
+/// A point in time on the monotonic clock, used for poll()-based deadlines.
+public struct Deadline: Sendable {
+    private let instant: ContinuousClock.Instant
+
+    /// A deadline `seconds` from now.
+    public init(seconds: Double) {
+        instant = ContinuousClock.now.advanced(by: .milliseconds(Int64((seconds * 1000).rounded())))
+    }
+
+    /// Milliseconds left (never negative), rounded up, capped to fit poll()'s `Int32` timeout.
+    public var remainingMilliseconds: Int32 {
+        let left = ContinuousClock.now.duration(to: instant)
+        let (seconds, attoseconds) = left.components
+        if seconds < 0 || (seconds == 0 && attoseconds <= 0) { return 0 }
+        let ms = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: ms)
+    }
+
+    /// Whether the deadline has passed.
+    public var hasPassed: Bool { ContinuousClock.now >= instant }
+}
+
+/// Seconds elapsed since `start` on the monotonic clock.
+public func secondsSince(_ start: ContinuousClock.Instant) -> Double {
+    let (s, atto) = start.duration(to: .now).components
+    return Double(s) + Double(atto) / 1e18
+}
+
+/// Waits `seconds` in poll() without watching any descriptor. Only for measuring a process over an
+/// interval (e.g. idle CPU), never to wait for something to happen.
+public func measureInterval(seconds: Double) {
+    let deadline = Deadline(seconds: seconds)
+    while !deadline.hasPassed {
+        _ = poll(nil, 0, deadline.remainingMilliseconds)
+    }
+}
+
+/// Reads a whole (small) file such as /proc/PID/stat. Throws when it cannot be opened.
+func readSmallFile(_ path: String) throws -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw HarnessError.posix("open(\(path))") }
+    defer { close(fd) }
+    var result: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw HarnessError.posix("read(\(path))")
+        }
+        if n == 0 { break }
+        result.append(contentsOf: chunk[0..<n])
+    }
+    return result
+}
+
+/// Writes `bytes` to a new file at `path` (created or truncated).
+func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw HarnessError.posix("open(\(path)) for writing") }
+    defer { close(fd) }
+    try writeAll(fd, bytes, what: path)
+}
+
+/// Writes every byte, retrying on EINTR and short writes.
+func writeAll(_ fd: Int32, _ bytes: [UInt8], what: String) throws {
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes.withUnsafeBytes { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            return write(fd, base + offset, buffer.count - offset)
+        }
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw HarnessError.posix("write to \(what)")
+        }
+        offset += n
+    }
+}
+
+/// Creates a directory and its parents (like `mkdir -p`).
+func makeDirectories(_ path: String) throws {
+    var current = path.hasPrefix("/") ? "" : "."
+    for part in path.split(separator: "/") {
+        current += "/" + part
+        if mkdir(current, 0o755) != 0 && errno != EEXIST {
+            throw HarnessError.posix("mkdir(\(current))")
+        }
+    }
+}
+
+/// Finds an executable by name on `PATH` (or returns the name if it already contains a slash).
+public func findOnPath(_ name: String) -> String? {
+    if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+    let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
+    for dir in path.split(separator: ":") {
+        let candidate = "\(dir)/\(name)"
+        if access(candidate, X_OK) == 0 { return candidate }
+    }
+    return nil
+}
+
+/// Where tests write files for humans to inspect after a failure: `BADGE_TEST_ARTIFACTS` if set,
+/// else `<package>/.build/test-artifacts`.
+public enum Artifacts {
+    /// The artifacts directory (created on demand by `path(for:)`).
+    public static var directory: String {
+        if let env = getenv("BADGE_TEST_ARTIFACTS") { return String(cString: env) }
+        // This file is <package>/Sources/XvfbHarness/Support.swift.
+        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/") + "/.build/test-artifacts"
+    }
+
+    /// A path for an artifact file named `name` inside `directory`, creating the directory.
+    public static func path(for name: String) throws -> String {
+        let dir = directory
+        try makeDirectories(dir)
+        let safe = String(name.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
+        return "\(dir)/\(safe)"
+    }
+}

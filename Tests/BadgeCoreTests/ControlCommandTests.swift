@@ -1,0 +1,51 @@
+import BadgeCore
+import Testing
+
+@Suite struct ControlCommandTests {
+    @Test(arguments: [
+        ("set bell 5", ControlCommand.set(id: "bell", count: 5)),
+        ("  inc mail  ", .increment(id: "mail", by: 1)),
+        ("inc mail 3", .increment(id: "mail", by: 3)),
+        ("dec bell -2", .decrement(id: "bell", by: -2)),
+        ("text mail 一个信息 and more", .text(id: "mail", text: "一个信息 and more")),
+        ("text mail", .text(id: "mail", text: "")),
+        ("dot bell", .dot(id: "bell", blink: false)),
+        ("dot bell blink", .dot(id: "bell", blink: true)),
+        ("clear all", .clear(id: nil)),
+        ("clear bell", .clear(id: "bell")),
+        ("state", .state),
+        ("sync abc-1", .sync(token: "abc-1")),
+        ("quit\r", .quit),
+    ])
+    func parsesValidLines(line: String, expected: ControlCommand) throws {
+        #expect(try ControlCommand.parse(line).get() == expected)
+    }
+
+    @Test(arguments: ["", "   ", "frobnicate", "set bell", "set bell x", "set bell 99999999999999999999999",
+                      "inc", "inc a b c", "dot bell fast", "clear", "state now", "sync", "sync a b", "quit 1", "text",
+                      String(repeating: "x", count: 5000)])
+    func rejectsBadLinesWithAReason(line: String) {
+        switch ControlCommand.parse(line) {
+        case .success(let command): Issue.record("\(line.prefix(30)) parsed as \(command)")
+        case .failure(let error): #expect(!error.reason.isEmpty && error.reason.utf8.count < 200)
+        }
+    }
+
+    @Test func outOfRangeNumbersSaySo() {
+        guard case .failure(let error) = ControlCommand.parse("set bell 99999999999999999999") else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(error.reason.contains("out of range"))
+    }
+}
+
+@Suite struct JSONValueTests {
+    @Test func serializesCompactlyAndEscapes() {
+        let value = JSONValue.object([("event", .string("change")), ("n", .int(-3)), ("ok", .bool(true)),
+                                      ("x", .double(1.5)), ("whole", .double(2)), ("nan", .double(.nan)),
+                                      ("list", .array([.null, .string("a\"b\\c\n\u{1}")]))])
+        #expect(value.serialized == #"{"event":"change","n":-3,"ok":true,"x":1.5,"whole":2,"nan":null,"list":[null,"a\"b\\c\n\u0001"]}"#)
+        #expect(JSONValue.string("一个信息 🇫🇷").serialized == "\"一个信息 🇫🇷\"")
+    }
+}

@@ -1,0 +1,130 @@
+import BadgeCore
+import Testing
+
+private final class SevenPixelMeasurer: TextMeasuring {
+    func size(of text: String, font: BadgeFont) -> Size { Size(width: 7 * Double(text.count), height: 13) }
+}
+
+@Suite struct ToolbarTests {
+    let clock = ManualClock(now: 10)
+    let measurer = SevenPixelMeasurer()
+
+    func makeToolbar(direction: LayoutDirection = .leftToRight, scale: Double = 1) -> Toolbar {
+        let buttons = [("bell", "Notifications", 3), ("mail", "Mail", 12)].map { id, label, count in
+            ToolbarButton(id: id, iconName: id,
+                          badge: BadgeController(accessibilityLabel: label, content: .count(count), clock: clock, measurer: measurer))
+        }
+        let toolbar = Toolbar(buttons: buttons)
+        toolbar.layout(size: toolbar.preferredSize, scale: scale, direction: direction)
+        return toolbar
+    }
+
+    @Test func layoutPlacesButtonsInReadingOrder() throws {
+        let toolbar = makeToolbar()
+        #expect(toolbar.preferredSize == Size(width: 8 + 44 + 6 + 44 + 8, height: 60))
+        let bell = try #require(toolbar.button(id: "bell")), mail = try #require(toolbar.button(id: "mail"))
+        #expect(bell.frame == Rect(x: 8, y: 8, width: 44, height: 44))
+        #expect(mail.frame == Rect(x: 58, y: 8, width: 44, height: 44))
+        #expect(bell.iconFrame == Rect(x: 18, y: 18, width: 24, height: 24))
+    }
+
+    @Test func rightToLeftMirrorsTheRow() throws {
+        let toolbar = makeToolbar(direction: .rightToLeft)
+        #expect(try #require(toolbar.button(id: "bell")).frame.minX == 58)
+        #expect(try #require(toolbar.button(id: "mail")).frame.minX == 8)
+    }
+
+    @Test func hitTestingFindsTheButtonUnderThePoint() {
+        let toolbar = makeToolbar()
+        #expect(toolbar.button(at: Point(x: 30, y: 30))?.id == "bell")
+        #expect(toolbar.button(at: Point(x: 80, y: 30))?.id == "mail")
+        #expect(toolbar.button(at: Point(x: 55, y: 30)) == nil)    // the gap between buttons
+        #expect(toolbar.button(at: Point(x: 8, y: 8))?.id == "bell")  // top-left edge is inside
+        #expect(toolbar.button(at: Point(x: 52, y: 30)) == nil)     // right edge is outside (half-open)
+        #expect(toolbar.button(at: Point(x: -1, y: -1)) == nil)
+    }
+
+    @Test func clickCountsOnReleaseInsideThePressedButton() throws {
+        let toolbar = makeToolbar()
+        let inBell = Point(x: 30, y: 30), inMail = Point(x: 80, y: 30)
+        #expect(toolbar.pointerPressed(.primary, at: inBell) == nil)
+        #expect(try #require(toolbar.button(id: "bell")).isPressed)
+        let result = try #require(toolbar.pointerReleased(.primary, at: inBell))
+        #expect(result.0.id == "bell" && result.1 == .increment && result.2 == .click)
+
+        _ = toolbar.pointerPressed(.primary, at: inBell)
+        toolbar.pointerMoved(to: inMail)
+        #expect(try !#require(toolbar.button(id: "bell")).isPressed)   // dragged off: not pressed-looking
+        #expect(toolbar.pointerReleased(.primary, at: inMail) == nil)  // released elsewhere: no click
+    }
+
+    @Test func buttonsMapToActions() throws {
+        let toolbar = makeToolbar()
+        let p = Point(x: 30, y: 30)
+        _ = toolbar.pointerPressed(.secondary, at: p)
+        #expect(toolbar.pointerReleased(.secondary, at: p)?.1 == .decrement)
+        _ = toolbar.pointerPressed(.middle, at: p)
+        #expect(toolbar.pointerReleased(.middle, at: p)?.1 == .clear)
+        #expect(toolbar.pointerPressed(.wheelUp, at: p)?.1 == .increment)
+        #expect(toolbar.pointerPressed(.wheelDown, at: p)?.2 == .wheel)
+        #expect(toolbar.pointerPressed(.wheelUp, at: Point(x: 200, y: 5)) == nil)
+        // A release of another button than the one pressed does not click.
+        _ = toolbar.pointerPressed(.primary, at: p)
+        #expect(toolbar.pointerReleased(.secondary, at: p) == nil)
+        #expect(toolbar.pointerReleased(.primary, at: p)?.1 == .increment)
+    }
+
+    @Test func hoverFollowsThePointerAndLeaving() throws {
+        let toolbar = makeToolbar()
+        _ = toolbar.takeDamage()
+        toolbar.pointerMoved(to: Point(x: 30, y: 30))
+        let bell = try #require(toolbar.button(id: "bell"))
+        #expect(bell.isHovered)
+        #expect(toolbar.takeDamage() == bell.frame)
+        toolbar.pointerMoved(to: nil)
+        #expect(!bell.isHovered)
+        #expect(toolbar.takeDamage() != nil)
+        #expect(toolbar.takeDamage() == nil)
+    }
+
+    @Test func titleShowsTheTotalCount() throws {
+        let toolbar = makeToolbar()
+        #expect(toolbar.title == "(15) Badges")
+        try #require(toolbar.button(id: "bell")).badge.clear()
+        try #require(toolbar.button(id: "mail")).badge.clear()
+        #expect(toolbar.title == "Badges")
+        try #require(toolbar.button(id: "bell")).badge.value = .count(Int.max)
+        try #require(toolbar.button(id: "mail")).badge.value = .count(5)
+        #expect(toolbar.totalCount == Int.max)   // saturates, never traps
+    }
+
+    @Test func focusCyclesBothWays() {
+        let toolbar = makeToolbar()
+        toolbar.moveFocus()
+        #expect(toolbar.focusedButton?.id == "bell")
+        toolbar.moveFocus()
+        #expect(toolbar.focusedButton?.id == "mail")
+        toolbar.moveFocus()
+        #expect(toolbar.focusedButton?.id == "bell")
+        toolbar.moveFocus(backward: true)
+        #expect(toolbar.focusedButton?.id == "mail")
+    }
+
+    @Test(arguments: [Size(width: 1, height: 1), Size(width: 0, height: 0), Size(width: -5, height: .nan),
+                      Size(width: .infinity, height: 20)])
+    func degenerateSizesDoNotTrap(size: Size) {
+        let toolbar = makeToolbar()
+        toolbar.layout(size: size, scale: .nan, direction: .leftToRight)
+        #expect(toolbar.scale == 1)
+        _ = toolbar.takeDamage()
+        _ = toolbar.button(at: Point(x: 0, y: 0))
+    }
+
+    @Test func badgeAnchorsToTheIconsTopTrailingCorner() throws {
+        let toolbar = makeToolbar()
+        let bell = try #require(toolbar.button(id: "bell"))
+        let frame = try #require(bell.badge.presentation(at: clock.now + 10).frame)
+        #expect(abs(frame.midX - bell.iconFrame.maxX) <= 0.5)
+        #expect(abs(frame.midY - bell.iconFrame.minY) <= 0.5)
+    }
+}

@@ -1,0 +1,56 @@
+import BadgeCore
+import BadgeX11
+import Testing
+
+@Suite struct DemoOptionsTests {
+    @Test func defaults() throws {
+        let options = try DemoOptions.parse([]).get()
+        #expect(options.counts.isEmpty && !options.control && !options.reduceMotion && options.scale == nil)
+        #expect(options.theme == .light)
+    }
+
+    @Test func countsAndFlags() throws {
+        let options = try DemoOptions.parse(["--count", "bell=7", "--count=mail=0", "--control", "--scale", "2",
+                                             "--theme=dark", "--reduce-motion", "--screenshot", "x.png"]).get()
+        #expect(options.counts == ["bell": 7, "mail": 0])
+        #expect(options.control && options.reduceMotion && options.scale == 2 && options.theme == .dark)
+        #expect(options.screenshotPath == "x.png")
+    }
+
+    @Test func environmentEnablesReducedMotion() throws {
+        #expect(try DemoOptions.parse([], environment: ["BADGE_REDUCE_MOTION": "1"]).get().reduceMotion)
+        #expect(try !DemoOptions.parse([], environment: ["BADGE_REDUCE_MOTION": "0"]).get().reduceMotion)
+    }
+
+    @Test(arguments: [
+        ["--bogus"], ["--count"], ["--count", "bell"], ["--count", "bell=abc"], ["--count", "bell=-1"],
+        ["--count", "fridge=2"], ["--count", "bell=99999999999999999999999"], ["--scale", "0"], ["--scale", "nan"],
+        ["--scale", "abc"], ["--theme", "pink"], ["--screenshot"], ["--control=yes"], ["--icon", "bell"],
+    ])
+    func badArgumentsAreRejectedWithAMessage(arguments: [String]) {
+        switch DemoOptions.parse(arguments) {
+        case .success: Issue.record("\(arguments) should be rejected")
+        case .failure(let error): #expect(!error.message.isEmpty && !error.message.contains("\n"))
+        }
+    }
+}
+
+@Suite struct XResourcesTests {
+    @Test func readsXftDPI() {
+        #expect(XResources.scale(fromResources: "Xft.antialias:\t1\nXft.dpi:\t192\n") == 2)
+        #expect(XResources.scale(fromResources: "Xft.dpi: 144") == 1.5)
+        #expect(XResources.scale(fromResources: "Xcursor.size: 24") == nil)
+        #expect(XResources.scale(fromResources: "Xft.dpi: lots") == nil)
+        #expect(XResources.scale(fromResources: "Xft.dpi: 100000") == nil)
+    }
+}
+
+@Suite struct LineReaderTests {
+    @Test func splitsLinesAndBoundsLength() {
+        var reader = LineReader(maximumLineLength: 8)
+        let bytes: [UInt8] = Array("abc\nde".utf8) + Array("f\n0123456789\nok\n".utf8) + [0xff, 0x0a]
+        let items = bytes.withUnsafeBytes { reader.feed($0) }
+        #expect(items == [.line("abc", valid: true), .line("def", valid: true), .tooLong,
+                          .line("ok", valid: true), .line("\u{FFFD}", valid: false)])
+    }
+}
