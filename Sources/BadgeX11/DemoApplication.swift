@@ -137,7 +137,9 @@ public final class DemoApplication {
     }
 
     private func connectionLost(_ x: XConnection) {
-        printError("badge-demo: lost the connection to the X server on \(x.displayName) (\(XConnection.describe(connectionError: x.errorStatus)))")
+        let status = x.errorStatus
+        let reason = status == 0 || status == 1 ? "the server closed the connection" : XConnection.describe(connectionError: status)
+        printError("badge-demo: lost the connection to the X server on \(x.displayName) (\(reason))")
         exitStatus = X11Error.connectionLostStatus
     }
 

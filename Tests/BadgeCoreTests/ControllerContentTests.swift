@@ -145,7 +145,7 @@ import Testing
         #expect(h.controller.cachedTextSizeCount == 4)
         h.controller.invalidateTextMeasurements()
         #expect(h.controller.cachedTextSizeCount == 0)
-        _ = h.controller.presentation()
+        _ = h.controller.presentation(at: 11)
         #expect(h.measurer.calls == afterRest + 6)
     }
 

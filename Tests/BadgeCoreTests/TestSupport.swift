@@ -41,7 +41,7 @@ func approx(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool {
     abs(a - b) <= tolerance
 }
 
-func approx(_ a: Rect?, _ b: Rect?, _ tolerance: Double = 1e-9) -> Bool {
+func approx(_ a: Rect?, _ b: Rect?, _ tolerance: Double = 1e-5) -> Bool {
     guard let a, let b else { return a == nil && b == nil }
     return approx(a.minX, b.minX, tolerance) && approx(a.minY, b.minY, tolerance)
         && approx(a.width, b.width, tolerance) && approx(a.height, b.height, tolerance)
@@ -77,4 +77,14 @@ struct Harness {
     static func maxScaleStep(_ frames: [(time: Double, presentation: BadgePresentation)]) -> Double {
         zip(frames, frames.dropFirst()).map { abs($1.presentation.scale - $0.presentation.scale) }.max() ?? 0
     }
+}
+
+/// Where each glyph of a run is drawn, in line heights from rest: text at rollOffset, outgoing at rollOffset - direction.
+func glyphPositions(_ run: BadgeTextRun) -> [String: Double] {
+    var positions: [String: Double] = [:]
+    if let outgoing = run.outgoingText, !outgoing.isEmpty {
+        positions[outgoing] = run.rollOffset - Double(run.direction)
+    }
+    if !run.text.isEmpty { positions[run.text] = run.rollOffset }
+    return positions
 }

@@ -1,13 +1,13 @@
 import BadgeCore
 import Testing
 
-private final class SevenPixelMeasurer: TextMeasuring {
+fileprivate final class SevenPixelMeasurer: TextMeasuring {
     func size(of text: String, font: BadgeFont) -> Size { Size(width: 7 * Double(text.count), height: 13) }
 }
 
 @Suite struct ToolbarTests {
     let clock = ManualClock(now: 10)
-    let measurer = SevenPixelMeasurer()
+    fileprivate let measurer = SevenPixelMeasurer()
 
     func makeToolbar(direction: LayoutDirection = .leftToRight, scale: Double = 1) -> Toolbar {
         let buttons = [("bell", "Notifications", 3), ("mail", "Mail", 12)].map { id, label, count in

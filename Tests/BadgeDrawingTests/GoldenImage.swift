@@ -21,9 +21,11 @@ enum GoldenImage {
     }
 
     static var artifactDirectory: String {
-        let file = #filePath
-        guard let range = file.range(of: "/Tests/") else { return "/tmp/badgekit-test-artifacts/golden" }
-        return String(file[..<range.lowerBound]) + "/.build/test-artifacts/golden"
+        // <root>/Tests/BadgeDrawingTests/GoldenImage.swift → <root>/.build/test-artifacts/golden
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count > 3 else { return "/tmp/badgekit-test-artifacts/golden" }
+        parts.removeLast(3)
+        return parts.joined(separator: "/") + "/.build/test-artifacts/golden"
     }
 
     static var updating: Bool {
@@ -59,14 +61,16 @@ enum GoldenImage {
         for y in 0..<image.height {
             for x in 0..<image.width {
                 let a = image.pixel(x: x, y: y), b = golden.pixel(x: x, y: y)
-                let delta = max(abs(Int(a.alpha) - Int(b.alpha)), abs(Int(a.red) - Int(b.red)),
-                                abs(Int(a.green) - Int(b.green)), abs(Int(a.blue) - Int(b.blue)))
+                let da: Int = abs(Int(a.alpha) - Int(b.alpha)), dr: Int = abs(Int(a.red) - Int(b.red))
+                let dg: Int = abs(Int(a.green) - Int(b.green)), db: Int = abs(Int(a.blue) - Int(b.blue))
+                let delta = max(max(da, dr), max(dg, db))
                 worst = max(worst, delta)
                 if delta > channelTolerance {
                     outliers += 1
                     diff.setPixel(x: x, y: y, alpha: 255, red: 255, green: 0, blue: 0)
                 } else {
-                    let grey = UInt8(200 + (Int(a.red) + Int(a.green) + Int(a.blue)) / 3 * 55 / 255)
+                    let brightness: Int = (Int(a.red) + Int(a.green) + Int(a.blue)) / 3
+                    let grey = UInt8(200 + brightness * 55 / 255)
                     diff.setPixel(x: x, y: y, alpha: 255, red: grey, green: grey, blue: grey)
                 }
             }

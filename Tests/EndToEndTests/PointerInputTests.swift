@@ -55,6 +55,7 @@ struct PointerInputTests {
         try s.sync()
         #expect(try s.state().button("bell").text == "13")
         try s.command("set bell 4")
+        try s.sync()  // drawn while the pointer still hovers the bell, then the pointer leaves
         try s.moveAwayAndSync()
         let after = try s.capture()
         let reference = try DemoSession("residue-reference", arguments: ["--count", "bell=4"])
@@ -64,6 +65,22 @@ struct PointerInputTests {
         let worst = after.pixels.indices.map { after.pixels[$0].distance(to: expected.pixels[$0]) }.max() ?? 0
         expectPixels(diff == 0, "\(diff) pixels differ (worst channel difference \(worst)) from a fresh instance at 4 after 10 redraws",
                      images: ["after": after, "reference": expected], test: "residue")
+    }
+
+    @Test("On a depth-16 server the app starts, draws red badges and counts clicks")
+    func depth16() throws {
+        let s = try DemoSession("depth16", depth: 16)
+        #expect(try s.x.geometry(ofWindow: s.window).depth == 16)
+        try s.click(MouseButton.left, on: "bell")
+        #expect(try s.nextChange()["text"]?.string == "4")
+        try s.moveAwayAndSync()
+        let image = try s.capture()
+        for button in try s.state().buttons {
+            let interior = badgeInterior(try #require(button.badge))
+            let red = image.count(in: interior, where: isBadgeRed)
+            expectPixels(red * 100 >= interior.area * 40, "\(button.id) badge interior only \(red)/\(interior.area) red at depth 16",
+                         images: ["window": image], test: "depth16")
+        }
     }
 
     @Test("Hovering a button and leaving restores the exact pixels")
