@@ -29,7 +29,7 @@ let package = Package(
         .target(
             name: "BadgeResources",
             path: "Resources",
-            exclude: ["screenshot.png", "gallery.png", "badge-demo.desktop"],
+            exclude: ["screenshot.png", "badge-demo.desktop"],
             sources: ["BundledIcons.swift"],
             resources: [
                 .embedInCode("Icons/bell.svg"), .embedInCode("Icons/mail.svg"),
@@ -51,6 +51,10 @@ let package = Package(
         ),
         // The thin demo executable that wires the layers together.
         .executableTarget(name: "badge-demo", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11"]),
+
+        // `make bench`: the README's figures, and the bare-XCB baseline they are compared with.
+        .executableTarget(name: "badge-bench", dependencies: ["BadgeCore", "BadgeDrawing", "XvfbHarness"]),
+        .executableTarget(name: "bench-baseline-window", dependencies: ["CXCB"]),
 
         // Test support: private Xvfb servers, XTEST input, GetImage capture, child processes.
         .target(name: "XvfbHarness", dependencies: ["CXCB", "CXCBTest"]),

@@ -1,8 +1,8 @@
 /// The badge of one host (toolbar button): content, formatting, style, animation and damage tracking.
 ///
 /// Not thread-safe; use from one thread. Every change animates from what is on screen at the clock's
-/// current time; several changes at the same clock time coalesce into one animation from the state
-/// before the first of them. `presentation(at:)` is a pure function of the controller state and time.
+/// current time; several changes at the same clock time (or within `coalescingInterval` of the first)
+/// coalesce into one animation from the state before the first of them. `presentation(at:)` is a pure function of the controller state and time.
 ///
 /// Animations: appear = scale 0 → 1 on `easeOutBack` plus opacity 0 → 1 (linear); disappear = scale → 0 on
 /// `ease` plus opacity → 0, still showing the old label; a change of the shown label while visible =
@@ -273,10 +273,15 @@ public final class BadgeController {
         return morph.frame(at: time, anchor: anchorPoint) { rest }
     }
 
+    /// Changes within this many seconds of the first change of a burst coalesce into one animation that
+    /// starts at the first change (so a loop of updates on a real clock is one animation, not thousands).
+    public static let coalescingInterval = 0.001
+
     private func contentDidChange() {
-        let time = now
-        if let burst, burst.time == time {
+        var time = now
+        if let burst, time >= burst.time, time - burst.time <= BadgeController.coalescingInterval {
             state = burst.before
+            time = burst.time
         } else {
             burst = (time, state)
         }

@@ -24,7 +24,7 @@ public struct DemoOptions: Equatable, Sendable {
     public var showVersion = false
 
     /// The ids of the buttons the demo shows.
-    public static let buttonIDs = ["bell", "mail"]
+    public static let buttonIDs = ["bell", "mail", "chat", "updates"]
 
     /// A rejected command line.
     public struct Error: Swift.Error, Equatable, Sendable {

@@ -151,6 +151,38 @@ public struct CapturedImage: Equatable, Sendable {
         return CapturedImage(width: r.width, height: r.height, origin: (r.x, r.y), pixels: out)
     }
 
+    /// Reads a binary PPM (P6, maxval 255) file, e.g. one written by `writePPM` or by ImageMagick's
+    /// `convert in.png out.ppm` (the harness has no PNG decoder).
+    public init(ppmFile path: String) throws {
+        let bytes = try readSmallFile(path)
+        var index = 0
+        func token() throws -> String {
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "#") {
+                    while index < bytes.count && bytes[index] != 0x0A { index += 1 }
+                } else if [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {
+                    index += 1
+                } else { break }
+            }
+            let start = index
+            while index < bytes.count, ![0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+            return String(decoding: bytes[start..<index], as: UTF8.self)
+        }
+        guard try token() == "P6", let w = Int(try token()), let h = Int(try token()), let maxval = Int(try token()),
+              w > 0, h > 0, maxval == 255 else {
+            throw HarnessError("\(path) is not a binary PPM (P6, maxval 255)")
+        }
+        index += 1  // the single whitespace after maxval
+        guard bytes.count - index >= w * h * 3 else { throw HarnessError("\(path): truncated PPM data") }
+        var pixels: [RGB] = []
+        pixels.reserveCapacity(w * h)
+        for i in 0..<(w * h) {
+            let o = index + 3 * i
+            pixels.append(RGB(r: bytes[o], g: bytes[o + 1], b: bytes[o + 2]))
+        }
+        self.init(width: w, height: h, pixels: pixels)
+    }
+
     /// Binary PPM (P6) bytes.
     public var ppm: [UInt8] {
         var out = Array("P6\n\(width) \(height)\n255\n".utf8)

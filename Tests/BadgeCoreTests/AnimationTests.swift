@@ -72,7 +72,7 @@ import Testing
         let middle = h.controller.presentation(at: 10.1)
         #expect(approx(middle.scale, 1 - CubicBezier.ease.value(at: 0.5)) && approx(middle.opacity, 0.5))
         #expect(h.controller.presentation(at: 10.2) == .hidden)
-        #expect(Harness.maxScaleStep(Array(frames.dropLast())) < 0.15)
+        #expect(Harness.maxScaleStep(Array(frames.dropLast())) < 0.2)
         h.clock.advance(by: 0.2)
         #expect(h.controller.animationEndTime == nil)
     }

@@ -52,4 +52,23 @@ import Testing
         #expect(after.scale == onScreen.scale && after.frame == onScreen.frame)
         #expect(h.controller.presentation(at: 10.5).label == .text("54"))
     }
+
+    @Test func changesWithinTheCoalescingIntervalAreOneAnimation() {
+        let burst = Harness(content: .count(5))
+        for step in 0..<100 {
+            burst.clock.now = 10 + Double(step) * BadgeController.coalescingInterval / 200
+            burst.controller.increment()
+        }
+        let single = Harness(content: .count(5))
+        single.controller.value = .count(105)
+        #expect(burst.controller.animationEndTime == single.controller.animationEndTime)
+        for (a, b) in zip(burst.frames(for: 0.4, from: 10), single.frames(for: 0.4, from: 10)) {
+            #expect(a.presentation == b.presentation)
+        }
+        // Past the interval, a change is a retarget from the screen, not a restart.
+        burst.clock.now = 10.1
+        let before = burst.controller.presentation(at: 10.1)
+        burst.controller.increment()
+        #expect(burst.controller.presentation(at: 10.1).scale == before.scale)
+    }
 }

@@ -68,7 +68,7 @@ import Testing
         _ = h.controller.takeDamage()
         h.controller.increment()
         var previous = try #require(h.controller.presentation().paintedBounds(style: h.controller.style))
-        for _ in 0..<30 {
+        for _ in 0..<18 {  // the 0.3 s roll
             h.clock.advance(by: 1.0 / 60)
             let damage = try #require(h.controller.takeDamage())
             let now = try #require(h.controller.presentation().paintedBounds(style: h.controller.style))

@@ -21,6 +21,7 @@ struct PointerInputTests {
         #expect(change["text"]?.string == "4")
         #expect(change["content"]?["kind"]?.string == "count" && change["content"]?["count"]?.int == 4)
 
+        try s.sync()  // the new count is drawn while the pointer still hovers the bell, as for a user
         try s.moveAwayAndSync()
         #expect(s.unconsumedChanges().isEmpty, "one click must make exactly one change")
         let after = try s.capture()

@@ -1,0 +1,183 @@
+// badge-bench: the numbers in the README, measured in one run (`make bench`, release build).
+// Every figure is a median over repeated runs; where a baseline makes sense it is measured in the
+// same run and reported as a ratio, because these machines are shared and noisy.
+import BadgeCore
+import BadgeDrawing
+import Glibc
+import XvfbHarness
+
+func row(_ name: String, _ value: String, _ budget: String, _ note: String = "") {
+    let line = "| \(name) | \(value) | \(budget) | \(note) |"
+    print(line)
+    fflush(nil)
+}
+
+func makeBadge(clock: ManualClock, text: TextLayouts, count: Int = 9) -> BadgeController {
+    BadgeController(accessibilityLabel: "Mail", content: .count(count), clock: clock, measurer: text)
+}
+
+func makeToolbar(clock: ManualClock, text: TextLayouts, scale: Double) -> Toolbar {
+    let buttons = [("bell", 3), ("mail", 12)].map { id, count in
+        ToolbarButton(id: id, iconName: id, badge: makeBadge(clock: clock, text: text, count: count))
+    }
+    let toolbar = Toolbar(buttons: buttons)
+    toolbar.layout(size: toolbar.preferredSize, scale: scale, direction: .leftToRight)
+    return toolbar
+}
+
+// MARK: Core
+
+func benchPresentation(text: TextLayouts) {
+    let clock = ManualClock(now: 1)
+    let badge = makeBadge(clock: clock, text: text)
+    badge.layout(host: Rect(x: 18, y: 18, width: 24, height: 24), bounds: Rect(x: 0, y: 0, width: 110, height: 60),
+                 direction: .leftToRight, scale: 1)
+    badge.increment()   // 9 → 10: bounce, roll and width morph all run
+    var samples: [Double] = []
+    var sink = 0.0
+    for _ in 0..<200 {
+        let iterations = 1000
+        let elapsed = Statistics.time {
+            for i in 0..<iterations {
+                let p = badge.presentation(at: 1 + Double(i % 300) / 1000)
+                sink += p.scale
+            }
+        }
+        samples.append(elapsed / Double(iterations))
+    }
+    if sink.isNaN { print("") }
+    row("one badge's presentation for a frame (mid-animation)", "\(Statistics.format(Statistics.median(samples) * 1e6, digits: 3)) µs", "< 2 µs")
+}
+
+func benchBurst(text: TextLayouts) {
+    var samples: [Double] = []
+    var animations = 0.0
+    for _ in 0..<21 {
+        let clock = ManualClock(now: 1)
+        let badge = makeBadge(clock: clock, text: text)
+        badge.layout(host: Rect(x: 18, y: 18, width: 24, height: 24), bounds: Rect(x: 0, y: 0, width: 110, height: 60),
+                     direction: .leftToRight, scale: 1)
+        samples.append(Statistics.time {
+            for _ in 0..<10_000 { badge.increment() }
+            _ = badge.presentation(at: clock.now)
+        })
+        animations = (badge.animationEndTime ?? 0) - clock.now
+    }
+    row("burst of 10,000 changes to one badge in one frame", "\(Statistics.format(Statistics.median(samples) * 1e3, digits: 3)) ms",
+        "< 5 ms", "one animation, ends \(Statistics.format(animations, digits: 2)) s later")
+}
+
+// MARK: Drawing
+
+func benchFrames(text: TextLayouts, icons: IconLibrary) throws {
+    for scale in [1.0, 2.0] {
+        let clock = ManualClock(now: 1)
+        let toolbar = makeToolbar(clock: clock, text: text, scale: scale)
+        let renderer = ToolbarRenderer(theme: .light, text: text, icons: icons)
+        let image = try ImageSurface(width: Int(toolbar.bounds.width * scale), height: Int(toolbar.bounds.height * scale))
+        func frames(animating: Bool) throws -> Double {
+            var samples: [Double] = []
+            for round in 0..<300 {
+                if animating && round % 12 == 0 { toolbar.button(id: "mail")?.badge.increment() }
+                let time = clock.now + Double(round % 12) / 60
+                samples.append(try Statistics.time { try image.draw { cr in renderer.draw(toolbar, at: time, in: cr) } })
+                if animating && round % 12 == 11 { clock.advance(by: 1) }
+            }
+            return Statistics.median(samples)
+        }
+        let still = try frames(animating: false)
+        let bouncing = try frames(animating: true)
+        let budget = scale == 1 ? "≤ 0.3 ms" : "≤ 1 ms"
+        row("toolbar frame during a bounce, offscreen, \(Int(scale))×", "\(Statistics.format(bouncing * 1e3, digits: 3)) ms", budget,
+            "still frame \(Statistics.format(still * 1e3, digits: 3)) ms (ratio \(Statistics.format(bouncing / still)))")
+    }
+}
+
+// MARK: Under Xvfb
+
+func benchLaunch(display: String, demo: String, baseline: String) throws {
+    func launch(_ path: String, _ arguments: [String]) throws -> (Double, ChildProcess) {
+        let start = ContinuousClock.now
+        let child = try ChildProcess(executable: path, arguments: arguments,
+                                     environment: .inherited(adding: ["DISPLAY": display]), stdin: .pipe)
+        _ = try child.readEvent(named: "ready", timeout: 10)
+        return (Statistics.seconds(since: start), child)
+    }
+    var demoSamples: [Double] = [], baseSamples: [Double] = []
+    for _ in 0..<15 {
+        let (t1, c1) = try launch(demo, ["--control"])
+        demoSamples.append(t1)
+        c1.kill(SIGKILL); _ = c1.waitForExit(timeout: 5)
+        let (t2, c2) = try launch(baseline, [])
+        baseSamples.append(t2)
+        c2.kill(SIGKILL); _ = c2.waitForExit(timeout: 5)
+    }
+    let d = Statistics.median(demoSamples), b = Statistics.median(baseSamples)
+    row("launch to first painted frame (Xvfb)", "\(Statistics.format(d * 1e3, digits: 1)) ms", "≤ 20–25 ms",
+        "bare XCB window baseline \(Statistics.format(b * 1e3, digits: 1)) ms (ratio \(Statistics.format(d / b)))")
+}
+
+func benchRunning(display: String, demo: String) throws {
+    let child = try ChildProcess(executable: demo, arguments: ["--control", "--reduce-motion"],
+                                 environment: .inherited(adding: ["DISPLAY": display]), stdin: .pipe)
+    defer { child.kill(SIGKILL); _ = child.waitForExit(timeout: 5) }
+    let ready = try child.readEvent(named: "ready")
+    guard let window = ready["window"]?.int else { throw HarnessError("ready without window id") }
+    try child.writeLine("state")
+    let state = try child.readEvent(named: "state")
+    guard let bell = state["buttons"]?.array?.first, let button = PixelRect(json: bell["button"]),
+          let badge = PixelRect(json: bell["badge"]) else { throw HarnessError("state without geometry") }
+    row("resident memory after start-up", "\(Statistics.format(Double(try child.residentKilobytes()) / 1024, digits: 1)) MB", "≤ 18–25 MB")
+
+    let x = try XTestClient(display: display)
+    let origin = try x.rootPosition(ofWindow: UInt32(window))
+    let target = (x: origin.x + button.center.x, y: origin.y + button.center.y)
+    var clickSamples: [Double] = [], captureSamples: [Double] = []
+    for _ in 0..<40 {
+        let before = try x.capture(window: UInt32(window), rect: badge)
+        let start = ContinuousClock.now
+        try x.click(button: 1, atRoot: target)
+        var changed = false
+        let deadline = Deadline(seconds: 2)
+        while !changed && !deadline.hasPassed {
+            changed = try x.capture(window: UInt32(window), rect: badge) != before
+        }
+        clickSamples.append(Statistics.seconds(since: start))
+        captureSamples.append(try Statistics.time { _ = try x.capture(window: UInt32(window), rect: badge) })
+        _ = try child.readEvent(named: "change")
+    }
+    let click = Statistics.median(clickSamples), capture = Statistics.median(captureSamples)
+    row("click to repainted badge on the server", "\(Statistics.format(click * 1e3, digits: 2)) ms", "≤ 1.5 ms",
+        "one GetImage alone \(Statistics.format(capture * 1e3, digits: 2)) ms")
+
+    try x.movePointerToCorner()
+    try child.writeLine("sync idle")
+    _ = try child.readEvent(named: "sync")
+    let before = try child.cpuTicks()
+    var pollSet = [pollfd(fd: -1, events: 0, revents: 0)]
+    _ = poll(&pollSet, 1, 10_000)   // wait 10 s without touching the app
+    let after = try child.cpuTicks()
+    row("CPU ticks while idle for 10 s", "\(after - before)", "0")
+    row("resident memory after 40 clicks", "\(Statistics.format(Double(try child.residentKilobytes()) / 1024, digits: 1)) MB", "flat")
+}
+
+// MARK: Main
+
+print("| measurement | median | budget | notes |")
+print("| --- | --- | --- | --- |")
+do {
+    let text = try TextLayouts()
+    let icons = try IconLibrary()
+    benchPresentation(text: text)
+    benchBurst(text: text)
+    try benchFrames(text: text, icons: icons)
+    let demo = try BuiltProducts.executable(named: "badge-demo")
+    let baseline = try BuiltProducts.executable(named: "bench-baseline-window")
+    let server = try XvfbServer.start(width: 640, height: 480, depth: 24)
+    defer { server.stop() }
+    try benchLaunch(display: server.display, demo: demo, baseline: baseline)
+    try benchRunning(display: server.display, demo: demo)
+} catch {
+    print("badge-bench: \(error)")
+    exit(1)
+}
