@@ -15,7 +15,10 @@ public final class BadgeRenderer {
 
     /// Paints `presentation` in `style`. `surface` is the opaque colour behind the badge, used by a
     /// ring whose colour follows the surface (so the badge reads on light and dark toolbars).
-    public func draw(_ presentation: BadgePresentation, style: BadgeStyle, surface: Color, in cr: OpaquePointer) {
+    /// With `ringIsCutOut`, a surface-coloured ring is not painted: the caller has already cut it
+    /// out of the icon underneath (see `cutOutRing`), which is exact over any background.
+    public func draw(_ presentation: BadgePresentation, style: BadgeStyle, surface: Color, ringIsCutOut: Bool = false,
+                     in cr: OpaquePointer) {
         guard presentation.isVisible, let frame = presentation.frame else { return }
         cairo_save(cr)
         defer { cairo_restore(cr) }
@@ -29,7 +32,8 @@ public final class BadgeRenderer {
         if translucent { cairo_push_group(cr) }
 
         let radius = frame.height / 2
-        if let border = style.border, border.width > 0, border.width.isFinite {
+        if let border = style.border, border.width > 0, border.width.isFinite,
+           !(ringIsCutOut && border.color == .matchesSurface) {
             let ring: Color
             switch border.color {
             case .fixed(let color): ring = color
@@ -54,6 +58,24 @@ public final class BadgeRenderer {
             cairo_pop_group_to_source(cr)
             cairo_paint_with_alpha(cr, max(0, presentation.opacity))
         }
+    }
+
+    /// Removes the badge's ring area from what is already drawn in the current group (the icons), so
+    /// the surface behind shows through: a knockout ring that matches any theme, hover or pressed state.
+    public func cutOutRing(_ presentation: BadgePresentation, style: BadgeStyle, in cr: OpaquePointer) {
+        guard presentation.isVisible, let frame = presentation.frame, let border = style.border,
+              border.color == .matchesSurface, border.width > 0, border.width.isFinite else { return }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        if presentation.scale != 1 {
+            cairo_translate(cr, frame.midX, frame.midY)
+            cairo_scale(cr, presentation.scale, presentation.scale)
+            cairo_translate(cr, -frame.midX, -frame.midY)
+        }
+        CairoPaths.roundedRect(cr, frame.insetBy(dx: -border.width, dy: -border.width), radius: frame.height / 2 + border.width)
+        cairo_set_operator(cr, CAIRO_OPERATOR_DEST_OUT)
+        cairo_set_source_rgba(cr, 0, 0, 0, max(0, min(1, presentation.opacity)))
+        cairo_fill(cr)
     }
 
     /// Centres the label by its ink bounds; rolling runs are placed by their advances and shifted by

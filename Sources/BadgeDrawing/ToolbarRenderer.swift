@@ -43,13 +43,23 @@ public final class ToolbarRenderer {
         cairo_rectangle(cr, 0, bounds.height - 1 / scale, bounds.width, 1 / scale)
         cairo_fill(cr)
 
-        for button in toolbar.buttons where clip.map({ $0.intersection(button.frame) != nil }) ?? true {
-            drawButton(button, scale: scale, cr: cr)
+        let visibleButtons = toolbar.buttons.filter { button in clip.map { $0.intersection(button.frame) != nil } ?? true }
+        for button in visibleButtons {
+            drawButtonSurface(button, cr: cr)
         }
-        for button in toolbar.buttons {
-            let presentation = button.badge.presentation(at: time)
-            guard presentation.isVisible else { continue }
-            badges.draw(presentation, style: button.badge.style, surface: surfaceColor(of: button), in: cr)
+        let presentations = toolbar.buttons.map { $0.badge.presentation(at: time) }
+        // Icons go into a group from which the badges' rings are cut out (libadwaita-style knockout).
+        cairo_push_group(cr)
+        for button in visibleButtons {
+            drawIcon(button, scale: scale, cr: cr)
+        }
+        for (button, presentation) in zip(toolbar.buttons, presentations) {
+            badges.cutOutRing(presentation, style: button.badge.style, in: cr)
+        }
+        cairo_pop_group_to_source(cr)
+        cairo_paint(cr)
+        for (button, presentation) in zip(toolbar.buttons, presentations) where presentation.isVisible {
+            badges.draw(presentation, style: button.badge.style, surface: surfaceColor(of: button), ringIsCutOut: true, in: cr)
         }
     }
 
@@ -69,7 +79,7 @@ public final class ToolbarRenderer {
         return theme.background
     }
 
-    private func drawButton(_ button: ToolbarButton, scale: Double, cr: OpaquePointer) {
+    private func drawButtonSurface(_ button: ToolbarButton, cr: OpaquePointer) {
         let frame = button.frame
         if button.isPressed || button.isHovered {
             CairoPaths.roundedRect(cr, frame, radius: 8)
@@ -82,6 +92,9 @@ public final class ToolbarRenderer {
             CairoPaths.setColor(cr, theme.focusRing)
             cairo_stroke(cr)
         }
+    }
+
+    private func drawIcon(_ button: ToolbarButton, scale: Double, cr: OpaquePointer) {
         if !icons.draw(button.iconName, in: button.iconFrame, color: theme.foreground, scale: scale, cr: cr) {
             // An icon that cannot be drawn still shows a visible placeholder, never a blank button.
             CairoPaths.roundedRect(cr, button.iconFrame.insetBy(dx: 3, dy: 3), radius: 3)

@@ -440,15 +440,22 @@ public final class DemoApplication {
             connectionLost(x)
             return
         }
-        if mapped && bufferPainted && !announcedReady && (presented || exposed == nil) {
+        if mapped && bufferPainted && !announcedReady {
             announcedReady = true
+            if !presented {
+                window.present(x: 0, y: 0, width: window.width, height: window.height)
+                x.flush()
+            }
             if options.control {
+                // "ready" promises the first frame is on the server: wait until it has processed the copy.
+                x.roundTrip()
                 emit(.object([("event", .string("ready")), ("window", .int(Int(window.window))),
                               ("width", .int(window.width)), ("height", .int(window.height)), ("scale", .double(scale))]))
             }
-            if !presented { window.present(x: 0, y: 0, width: window.width, height: window.height); x.flush() }
         }
         if !pendingSyncs.isEmpty {
+            // "sync" promises that the server has processed every copy before it: wait for it to.
+            x.roundTrip()
             for token in pendingSyncs { emit(.object([("event", .string("sync")), ("token", .string(token))])) }
             pendingSyncs.removeAll()
         }

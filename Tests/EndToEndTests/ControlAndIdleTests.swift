@@ -43,8 +43,9 @@ struct ControlAndIdleTests {
         #expect(s.app.waitForExit(timeout: 0) == nil, "the app exited after end of stdin")
         #expect(try s.x.isViewable(window: s.window))
         try s.x.movePointerToCorner()
-        // No sync is possible any more: wait until the badge pixels differ (bounded), via the title
-        // change above the frame is already flushed; capture and compare.
+        // No `sync` without stdin: the title change observed above was requested after the frame's
+        // copy in the same refresh, and the server handles one client's requests in order, so the
+        // new frame is on screen now.
         let after = try s.capture()
         let region = try #require(bell.badge)
         expectPixels(after.differingPixels(from: before, in: region, tolerance: 8) > 0,
