@@ -18,7 +18,7 @@ public struct BadgeFont: Hashable, Sendable {
     /// becomes 11; sizes above `BadgeStyle.maximumLength` are clamped to it.
     public func sanitized() -> BadgeFont {
         var font = self
-        if BadgeFormat.cleaned(family).isEmpty { font.family = BadgeFont().family }
+        if family.allSatisfy(\.isWhitespace) { font.family = BadgeFont().family }  // = cleaned(family).isEmpty
         if !(size.isFinite && size > 0) { font.size = BadgeFont().size }
         font.size = Swift.min(font.size, BadgeStyle.maximumLength)
         return font

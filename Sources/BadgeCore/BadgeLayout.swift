@@ -13,7 +13,14 @@ public enum BadgeLayout {
     /// `bounds` is aligned to the bounds' minimum edge.
     public static func frame(for label: BadgeLabel, textSize: Size, host: Rect, style: BadgeStyle,
                              direction: LayoutDirection, scale: Double, bounds: Rect) -> Rect? {
-        let style = style.sanitized()
+        frame(for: label, textSize: textSize, host: host, sanitizedStyle: style.sanitized(), direction: direction,
+              scale: scale, bounds: bounds)
+    }
+
+    /// `frame(for:textSize:host:style:direction:scale:bounds:)` for a style that is already sanitised
+    /// (sanitising is idempotent, so this only skips repeating it).
+    static func frame(for label: BadgeLabel, textSize: Size, host: Rect, sanitizedStyle style: BadgeStyle,
+                      direction: LayoutDirection, scale: Double, bounds: Rect) -> Rect? {
         let scale = DeviceGrid.sanitizedScale(scale)
         guard let size = deviceSize(for: label, textSize: textSize, style: style, scale: scale) else { return nil }
         let center = anchorPoint(host: host, style: style, direction: direction)
@@ -72,8 +79,8 @@ public enum BadgeLayout {
     }
 
     private static func usableBounds(_ bounds: Rect) -> Rect? {
-        let values = [bounds.minX, bounds.minY, bounds.width, bounds.height]
-        guard values.allSatisfy({ $0.isFinite }), !bounds.isEmpty else { return nil }
+        guard bounds.minX.isFinite, bounds.minY.isFinite, bounds.width.isFinite, bounds.height.isFinite,
+              !bounds.isEmpty else { return nil }
         guard bounds.maxX.isFinite, bounds.maxY.isFinite else { return nil }
         return bounds
     }

@@ -29,8 +29,12 @@ public struct BadgePresentation: Hashable, Sendable {
     /// The area this presentation paints, including the scaled frame and the border ring, in logical units.
     /// The ring lies outside the body and is scaled with it; nil when nothing is drawn. Not rounded.
     public func paintedBounds(style: BadgeStyle) -> Rect? {
+        paintedBounds(ringWidth: style.sanitized().borderWidth)
+    }
+
+    /// `paintedBounds(style:)` for the ring width of an already sanitised style.
+    func paintedBounds(ringWidth ring: Double) -> Rect? {
         guard isVisible, let frame else { return nil }
-        let ring = style.sanitized().borderWidth
         let body = frame.insetBy(dx: -ring, dy: -ring)
         return body.scaled(by: scale, about: frame.center)
     }
