@@ -29,7 +29,7 @@ let package = Package(
         .target(
             name: "BadgeResources",
             path: "Resources",
-            exclude: ["screenshot.png", "badge-demo.desktop"],
+            exclude: ["screenshot.png", "gallery.png", "badge-demo.desktop"],
             sources: ["BundledIcons.swift"],
             resources: [
                 .embedInCode("Icons/bell.svg"), .embedInCode("Icons/mail.svg"),

@@ -10,6 +10,7 @@ struct AnimationState: Hashable {
     var blinkStart: Double?
     var blinkPeriod = 1.2
     var morph: FrameMorph?
+    /// The text columns in visual (`ColumnKey`) order, so frames need not sort them.
     var columns: [RollColumn]
 
     /// `model` at rest, without any animation.

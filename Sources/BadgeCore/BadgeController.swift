@@ -15,14 +15,25 @@ public final class BadgeController {
     public var accessibilityLabel: String
 
     private var content: BadgeContent
+    private var storedFormat: BadgeFormat
     private var blinkRequested = false
     private var storedTiming: BadgeAnimationTiming
+    /// `style.sanitized()`, kept up to date by `style`.
+    private var sanitizedStyle: BadgeStyle
     private let clock: any BadgeClock
     private let measurer: any TextMeasuring
     private var textSizes = TextSizeCache()
 
+    /// The animation state; stale while `hasPendingChange` (see `resolvePendingChange()`).
     private var state: AnimationState
-    private var burst: (time: Double, before: AnimationState)?
+    /// When the running burst of changes started, and the state before its first change.
+    private var burstTime: Double?
+    private var burstBefore: AnimationState?
+    /// A change coalesced into the running burst whose transition has not been computed yet.
+    private var hasPendingChange = false
+    /// The rest frame of the most recently presented label, valid while layout, style and the text sizes it
+    /// was computed from are unchanged.
+    private var restFrameCache: (label: BadgeLabel, frame: Rect?, generation: Int)?
 
     private var host = Rect.zero
     private var bounds = Rect(x: -.infinity, y: -.infinity, width: .infinity, height: .infinity)
@@ -39,8 +50,9 @@ public final class BadgeController {
                 clock: any BadgeClock, measurer: any TextMeasuring) {
         self.accessibilityLabel = accessibilityLabel
         self.content = BadgeController.normalized(content)
-        self.format = format
+        self.storedFormat = format
         self.style = style
+        self.sanitizedStyle = style.sanitized()
         self.storedTiming = timing.sanitized()
         self.clock = clock
         self.measurer = measurer
@@ -55,33 +67,49 @@ public final class BadgeController {
     public var value: BadgeContent {
         get { content }
         set {
-            content = BadgeController.normalized(newValue)
-            blinkRequested = false
-            contentDidChange()
+            let content = BadgeController.normalized(newValue)
+            change {
+                self.content = content
+                blinkRequested = false
+            }
         }
     }
 
     /// The formatting rules; changing them animates the label change like a new value.
     public var format: BadgeFormat {
-        didSet { if format != oldValue { contentDidChange() } }
+        get { storedFormat }
+        set {
+            guard newValue != storedFormat else { return }
+            change { storedFormat = newValue }
+        }
     }
 
     /// The look; changes apply at once (no animation) and produce damage.
     public var style: BadgeStyle {
-        didSet { needsDisplay = true }
+        willSet { resolvePendingChange() }
+        didSet {
+            sanitizedStyle = style.sanitized()
+            restFrameCache = nil
+            needsDisplay = true
+        }
     }
 
     /// Animation timing, stored sanitised (`BadgeAnimationTiming.sanitized()`); applies to later changes.
     public var timing: BadgeAnimationTiming {
         get { storedTiming }
-        set { storedTiming = newValue.sanitized() }
+        set {
+            resolvePendingChange()
+            storedTiming = newValue.sanitized()
+        }
     }
 
     /// Changes apply at once; blink becomes a steady dot. Turning it on ends running animations at once.
     public var reducesMotion = false {
+        willSet { resolvePendingChange() }
         didSet {
             guard reducesMotion != oldValue else { return }
-            burst = nil
+            burstTime = nil
+            burstBefore = nil
             if reducesMotion {
                 state = .rest(targetModel)
             } else if isBlinking {
@@ -124,9 +152,10 @@ public final class BadgeController {
 
     /// Shows a dot; `blink` makes it pulse until the value changes (steady with `reducesMotion`).
     public func showDot(blink: Bool = false) {
-        content = .dot
-        blinkRequested = blink
-        contentDidChange()
+        change {
+            content = .dot
+            blinkRequested = blink
+        }
     }
 
     /// Removes the badge with the disappear animation (`value = .none`).
@@ -146,6 +175,8 @@ public final class BadgeController {
     public func layout(host: Rect, bounds: Rect, direction: LayoutDirection, scale: Double) {
         guard host != self.host || bounds != self.bounds || direction != self.direction || scale != self.scale
         else { return }
+        resolvePendingChange()
+        restFrameCache = nil
         self.host = host
         self.bounds = bounds
         self.direction = direction
@@ -157,11 +188,19 @@ public final class BadgeController {
 
     /// What to draw at `time` (NaN counts as +infinity: the rest state).
     public func presentation(at time: Double) -> BadgePresentation {
+        resolvePendingChange()
         let time = BadgeController.sanitized(time)
-        guard state.isOnScreen(at: time), let frame = currentFrame(of: state, at: time) else { return .hidden }
-        let font = style.sanitized().font
-        let runs = state.columns.sorted { $0.key < $1.key }.compactMap { column in
-            column.run(at: time) { self.textSize(of: $0, font: font).width }
+        let state = self.state
+        guard state.isOnScreen(at: time), let frame = currentFrame(of: state, at: time, cachingRest: true)
+        else { return .hidden }
+        let font = sanitizedStyle.font
+        // `state.columns` is kept in visual order (see `AnimationState.columns`).
+        var runs: [BadgeTextRun] = []
+        runs.reserveCapacity(state.columns.count)
+        for column in state.columns {
+            if let run = column.run(at: time, measure: { self.textSize(of: $0, font: font).width }) {
+                runs.append(run)
+            }
         }
         return BadgePresentation(label: state.display.label, frame: frame, scale: Swift.max(state.scale.value(at: time), 0),
                                  opacity: state.opacity(at: time), runs: runs)
@@ -174,14 +213,15 @@ public final class BadgeController {
 
     /// When the current animation ends: nil when at rest, .infinity while blinking.
     public var animationEndTime: Double? {
-        state.animationEnd(after: now)
+        resolvePendingChange()
+        return state.animationEnd(after: now)
     }
 
     /// The logical rectangle to redraw since the last call (union of what was painted before and what will be painted now), nil if nothing changed.
     /// Painted areas are `paintedBounds` rounded out to whole logical px plus 1 px for anti-aliasing.
     public func takeDamage() -> Rect? {
         let current = presentation()
-        let painted = current.paintedBounds(style: style).map(BadgeController.roundedOut)
+        let painted = current.paintedBounds(ringWidth: sanitizedStyle.borderWidth).map(BadgeController.roundedOut)
         defer {
             lastPresentation = current
             lastPainted = painted
@@ -222,7 +262,9 @@ public final class BadgeController {
 
     /// Forgets cached text sizes, e.g. after fonts were reconfigured; the next frame measures again.
     public func invalidateTextMeasurements() {
+        resolvePendingChange()
         textSizes.removeAll()
+        restFrameCache = nil
         needsDisplay = true
     }
 
@@ -255,20 +297,26 @@ public final class BadgeController {
     }
 
     private var anchorPoint: Point {
-        BadgeLayout.anchorPoint(host: host, style: style.sanitized(), direction: direction)
+        BadgeLayout.anchorPoint(host: host, style: sanitizedStyle, direction: direction)
     }
 
-    /// The rest frame of `label` at the current layout.
-    private func restFrame(for label: BadgeLabel) -> Rect? {
-        let style = style.sanitized()
+    /// The rest frame of `label` at the current layout; `caching` remembers it for the next call.
+    private func restFrame(for label: BadgeLabel, caching: Bool = false) -> Rect? {
+        if let cached = restFrameCache, cached.generation == textSizes.generation, cached.label == label {
+            return cached.frame
+        }
+        let style = sanitizedStyle
         let size = label.text.map { textSize(of: $0, font: style.font) } ?? .zero
-        return BadgeLayout.frame(for: label, textSize: size, host: host, style: style, direction: direction,
-                                 scale: scale, bounds: bounds)
+        let frame = BadgeLayout.frame(for: label, textSize: size, host: host, sanitizedStyle: style,
+                                      direction: direction, scale: scale, bounds: bounds)
+        if caching { restFrameCache = (label, frame, textSizes.generation) }
+        return frame
     }
 
     /// The frame of `state` at `time` (morphing or at rest), nil when nothing is on screen.
-    private func currentFrame(of state: AnimationState, at time: Double) -> Rect? {
-        guard state.isOnScreen(at: time), let rest = restFrame(for: state.display.label) else { return nil }
+    private func currentFrame(of state: AnimationState, at time: Double, cachingRest: Bool = false) -> Rect? {
+        guard state.isOnScreen(at: time), let rest = restFrame(for: state.display.label, caching: cachingRest)
+        else { return nil }
         guard let morph = state.morph else { return rest }
         return morph.frame(at: time, anchor: anchorPoint) { rest }
     }
@@ -277,16 +325,36 @@ public final class BadgeController {
     /// starts at the first change (so a loop of updates on a real clock is one animation, not thousands).
     public static let coalescingInterval = 0.001
 
-    private func contentDidChange() {
-        var time = now
-        if let burst, time >= burst.time, time - burst.time <= BadgeController.coalescingInterval {
-            state = burst.before
-            time = burst.time
+    /// Applies a change of what is shown (`apply` sets content, format or blink) and animates it.
+    ///
+    /// The first change of a burst computes its transition at once. Later changes of the same burst would
+    /// each recompute the transition from the state before the burst, only for the next one to replace it,
+    /// so they just record that a change is pending; `resolvePendingChange()` computes the transition once
+    /// when something reads the state or is about to change an input of the transition.
+    private func change(_ apply: () -> Void) {
+        let time = now
+        if let start = burstTime, time >= start, time - start <= BadgeController.coalescingInterval {
+            apply()
+            hasPendingChange = true
         } else {
-            burst = (time, state)
+            resolvePendingChange()  // the previous burst ends with the inputs it had
+            apply()
+            burstTime = time
+            burstBefore = state
+            state = transition(from: state, to: targetModel, at: time)
         }
-        state = transition(from: state, to: targetModel, at: time)
         needsDisplay = true
+    }
+
+    /// Computes the transition of a pending coalesced change: from the state before the burst, at the burst's
+    /// start, to the current target (what the last change of the burst computed before changes were deferred).
+    /// Called before reading `state` and before changing anything `transition` reads (timing, style, layout,
+    /// reduced motion, text measurements).
+    private func resolvePendingChange() {
+        guard hasPendingChange else { return }
+        hasPendingChange = false
+        guard let time = burstTime, let before = burstBefore else { return }
+        state = transition(from: before, to: targetModel, at: time)
     }
 
     /// The animation state after changing from `old` (as on screen at `time`) to `target`.
@@ -367,7 +435,7 @@ public final class BadgeController {
             return AnimationState.rest(target).columns
         }
         let direction = newCount < oldCount ? -1 : 1
-        let font = style.sanitized().font
+        let font = sanitizedStyle.font
         let measure: (String) -> Double = { self.textSize(of: $0, font: font).width }
         var keys = Set(old.columns.map(\.key))
         for column in target.columns { keys.insert(column.key) }
