@@ -9,7 +9,7 @@ TEST_PKGS  := xvfb xauth x11-xkb-utils xkb-data imagemagick
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO       := .build/release/badge-demo
 
-.PHONY: deps test-deps build release run test bench screenshot gallery clean
+.PHONY: deps test-deps build release run test bench screenshot gallery icon-masks clean
 
 # Installs whichever of the named packages are missing, then refreshes the font cache once.
 define install_missing
@@ -50,6 +50,11 @@ screenshot: release
 
 gallery: release
 	$(DEMO) --gallery Resources/gallery.png
+
+# Re-renders the bundled icons' alpha masks with librsvg after an SVG in Resources/Icons changed.
+icon-masks: deps
+	$(SWIFT) build --product badge-icon-masks
+	.build/debug/badge-icon-masks Resources/IconMasks
 
 bench: test-deps
 	$(SWIFT) build -c release

@@ -24,6 +24,7 @@ let package = Package(
         systemLibrary("CRsvg", pkgConfig: "librsvg-2.0", apt: ["librsvg2-dev"]),
         systemLibrary("CXKBCommonX11", pkgConfig: "xkbcommon-x11", apt: ["libxkbcommon-x11-dev", "libxcb-xkb-dev"]),
         systemLibrary("CLinuxEvents", pkgConfig: nil, apt: ["libc6-dev"]),
+        systemLibrary("CDBus", pkgConfig: "dbus-1", apt: ["libdbus-1-dev"]),
 
         // The icons, embedded in code so the binary needs no resource search at run time.
         .target(
@@ -34,7 +35,9 @@ let package = Package(
             resources: [
                 .embedInCode("Icons/bell.svg"), .embedInCode("Icons/mail.svg"),
                 .embedInCode("Icons/chat.svg"), .embedInCode("Icons/updates.svg"),
-            ]
+            ] + ["bell", "mail", "chat", "updates"].flatMap { name in
+                [24, 30, 36, 48].map { Resource.embedInCode("IconMasks/\(name)-\($0).a8") }
+            }
         ),
 
         // Pure badge core: content, formatting, geometry, animation. No C, no Foundation.
@@ -47,7 +50,7 @@ let package = Package(
         // X11 shell: connection, window, event loop, input routing, the demo application.
         .target(
             name: "BadgeX11",
-            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CCairo", "CXKBCommonX11", "CLinuxEvents"]
+            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CCairo", "CXKBCommonX11", "CLinuxEvents", "CDBus"]
         ),
         // The thin demo executable that wires the layers together.
         .executableTarget(name: "badge-demo", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11"]),
@@ -55,14 +58,16 @@ let package = Package(
         // `make bench`: the README's figures, and the bare-XCB baseline they are compared with.
         .executableTarget(name: "badge-bench", dependencies: ["BadgeCore", "BadgeDrawing", "XvfbHarness"]),
         .executableTarget(name: "bench-baseline-window", dependencies: ["CXCB"]),
+        // `make icon-masks`: renders the bundled SVGs with librsvg into Resources/IconMasks.
+        .executableTarget(name: "badge-icon-masks", dependencies: ["BadgeDrawing", "BadgeResources"]),
 
         // Test support: private Xvfb servers, XTEST input, GetImage capture, child processes.
-        .target(name: "XvfbHarness", dependencies: ["CXCB", "CXCBTest"]),
+        .target(name: "XvfbHarness", dependencies: ["CXCB", "CXCBTest", "CDBus"]),
 
         .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
         .testTarget(
             name: "BadgeDrawingTests",
-            dependencies: ["BadgeCore", "BadgeDrawing", "CCairo"],
+            dependencies: ["BadgeCore", "BadgeDrawing", "BadgeResources", "CCairo"],
             exclude: ["Golden"]
         ),
         .testTarget(name: "BadgeX11Tests", dependencies: ["BadgeCore", "BadgeX11"]),

@@ -6,8 +6,11 @@ import CRsvg
 /// SVG icons rendered with librsvg and drawn as symbolic icons: their alpha is a mask painted in the
 /// theme's foreground colour.
 ///
-/// Bundled icons are embedded in the binary; `--icon bell=PATH` style overrides load any SVG file.
-/// Each icon is rasterised once per device size and cached. Not Sendable: one per event-loop thread.
+/// The bundled icons ship twice: as SVG, and as alpha masks that librsvg rendered from that SVG at
+/// the sizes of the common scales (`make icon-masks`; a test checks they still match). Drawing a
+/// bundled icon at such a size therefore never loads librsvg's code, which keeps the demo's start-up
+/// fast and its memory small; any other size, and any `--icon ID=PATH` file, is rendered by librsvg.
+/// Each raster is made once per device size and cached. Not Sendable: one per event-loop thread.
 public final class IconLibrary {
     private final class Icon {
         let handle: UnsafeMutablePointer<RsvgHandle>
@@ -26,18 +29,17 @@ public final class IconLibrary {
         var pixels: Int
     }
 
-    private var icons: [String: Icon] = [:]
+    /// Icons loaded from files, and bundled icons parsed on first need.
+    private var parsed: [String: Icon] = [:]
+    /// Names whose bundled SVG was replaced by a file: their prerendered masks no longer apply.
+    private var overridden: Set<String> = []
     private var rasters: [RasterKey: Raster] = [:]
 
-    /// Creates a library holding the bundled icons (bell, mail, chat, updates).
-    public init() throws {
-        for (name, bytes) in BundledIcons.svgData {
-            icons[name] = try Self.parse(bytes, source: "bundled icon \"\(name)\"")
-        }
-    }
+    /// Creates a library of the bundled icons (bell, mail, chat, updates). Nothing is parsed yet.
+    public init() throws {}
 
     /// The names of the icons the library can draw.
-    public var names: [String] { icons.keys.sorted() }
+    public var names: [String] { Set(BundledIcons.names).union(parsed.keys).sorted() }
 
     /// Replaces (or adds) the icon `name` with the SVG file at `path`; throws naming the file if it is
     /// missing or not a valid SVG, so the button is never blank.
@@ -50,7 +52,8 @@ public final class IconLibrary {
         }
         let icon = Icon(handle: handle)
         try Self.validate(icon.handle, source: path)
-        icons[name] = icon
+        parsed[name] = icon
+        overridden.insert(name)
         rasters = rasters.filter { $0.key.name != name }
     }
 
@@ -70,21 +73,85 @@ public final class IconLibrary {
         return true
     }
 
+    /// Renders icon `name` with librsvg into a `pixels`-square alpha mask (row-major, one byte a
+    /// pixel), bypassing the prerendered masks. Used to make and to check those masks.
+    public func renderMaskWithLibrsvg(_ name: String, pixels: Int) throws -> [UInt8] {
+        guard pixels > 0, pixels <= 4096 else { throw DrawingError("icon size \(pixels) is out of range 1…4096") }
+        let icon = try handle(for: name)
+        let surface = try renderARGB(icon, pixels: pixels)
+        defer { cairo_surface_destroy(surface) }
+        guard let data = cairo_image_surface_get_data(surface) else { throw DrawingError("cairo returned no pixels") }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        var mask = [UInt8](repeating: 0, count: pixels * pixels)
+        for y in 0..<pixels {
+            for x in 0..<pixels {
+                mask[y * pixels + x] = UnsafeRawPointer(data + y * stride + x * 4).load(fromByteOffset: 3, as: UInt8.self)
+            }
+        }
+        return mask
+    }
+
     private func raster(_ name: String, pixels: Int) -> Raster? {
         let key = RasterKey(name: name, pixels: pixels)
         if let cached = rasters[key] { return cached }
-        guard let icon = icons[name],
-              let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pixels), Int32(pixels)) else { return nil }
-        let raster = Raster(surface: surface)
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else { return nil }
+        let made: Raster?
+        if !overridden.contains(name), let mask = BundledIcons.mask(name: name, pixels: pixels) {
+            made = Self.maskRaster(mask, pixels: pixels)
+        } else if let icon = try? handle(for: name), let surface = try? renderARGB(icon, pixels: pixels) {
+            made = Raster(surface: surface)
+        } else {
+            made = nil
+        }
+        if let made { rasters[key] = made }
+        return made
+    }
+
+    private func handle(for name: String) throws -> Icon {
+        if let icon = parsed[name] { return icon }
+        guard let bytes = BundledIcons.svgData[name] else { throw DrawingError("there is no icon named \"\(name)\"") }
+        let icon = try Self.parse(bytes, source: "bundled icon \"\(name)\"")
+        parsed[name] = icon
+        return icon
+    }
+
+    private func renderARGB(_ icon: Icon, pixels: Int) throws -> OpaquePointer {
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pixels), Int32(pixels)) else {
+            throw DrawingError("cairo could not create a \(pixels)-pixel icon surface")
+        }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else {
+            cairo_surface_destroy(surface)
+            throw DrawingError("cairo could not draw a \(pixels)-pixel icon")
+        }
         var viewport = RsvgRectangle(x: 0, y: 0, width: Double(pixels), height: Double(pixels))
         var error: UnsafeMutablePointer<GError>?
         let ok = rsvg_handle_render_document(icon.handle, cr, &viewport, &error)
+        let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
         if let error { g_error_free(error) }
         cairo_destroy(cr)
-        guard ok != 0 else { return nil }
+        guard ok != 0 else {
+            cairo_surface_destroy(surface)
+            throw DrawingError("librsvg could not draw the icon: \(reason)")
+        }
         cairo_surface_flush(surface)
-        rasters[key] = raster
+        return surface
+    }
+
+    private static func maskRaster(_ mask: [UInt8], pixels: Int) -> Raster? {
+        guard mask.count == pixels * pixels,
+              let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(pixels), Int32(pixels)) else { return nil }
+        let raster = Raster(surface: surface)
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else {
+            return nil
+        }
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        mask.withUnsafeBufferPointer { source in
+            guard let base = source.baseAddress else { return }
+            for y in 0..<pixels {
+                (data + y * stride).update(from: base + y * pixels, count: pixels)
+            }
+        }
+        cairo_surface_mark_dirty(surface)
         return raster
     }
 

@@ -76,6 +76,13 @@ public final class TextLayouts: TextMeasuring {
         pango_cairo_show_layout(cr, layout)
     }
 
+    /// How many characters of `text` no installed font can show (drawn as missing-glyph boxes);
+    /// 0 when fontconfig fallback found a font for every character.
+    public func missingGlyphCount(in text: String, font: BadgeFont) -> Int {
+        guard let layout = entry(for: text, font: font).layout else { return text.unicodeScalars.count }
+        return Int(pango_layout_get_unknown_glyphs_count(layout))
+    }
+
     /// How many shaped strings are cached (for tests and benchmarks).
     public var cachedCount: Int { entries.count }
 

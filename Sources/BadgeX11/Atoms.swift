@@ -22,11 +22,23 @@ public struct Atoms: Sendable {
     public let netWMWindowTypeNormal: xcb_atom_t
     /// RESOURCE_MANAGER (the X resource database, for Xft.dpi).
     public let resourceManager: xcb_atom_t
+    /// _NET_WM_WINDOW_TYPE_TOOLTIP.
+    public let netWMWindowTypeTooltip: xcb_atom_t
+    /// _NET_WM_ICON: the window's icons as ARGB CARDINALs.
+    public let netWMIcon: xcb_atom_t
+    /// _NET_WM_STATE.
+    public let netWMState: xcb_atom_t
+    /// _NET_WM_STATE_DEMANDS_ATTENTION.
+    public let netWMStateDemandsAttention: xcb_atom_t
+    /// _NET_SUPPORTING_WM_CHECK: present on the root window while an EWMH window manager runs.
+    public let netSupportingWMCheck: xcb_atom_t
 
     /// Interns every atom with one round trip.
     public init(connection: XConnection) throws {
         let names = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_NAME", "_NET_WM_NAME", "UTF8_STRING", "_NET_WM_PID",
-                     "_NET_WM_PING", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "RESOURCE_MANAGER"]
+                     "_NET_WM_PING", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "RESOURCE_MANAGER",
+                     "_NET_WM_WINDOW_TYPE_TOOLTIP", "_NET_WM_ICON", "_NET_WM_STATE", "_NET_WM_STATE_DEMANDS_ATTENTION",
+                     "_NET_SUPPORTING_WM_CHECK"]
         let atoms = try connection.internAtoms(names)
         func atom(_ name: String) -> xcb_atom_t { atoms[name] ?? 0 }
         wmProtocols = atom("WM_PROTOCOLS")
@@ -39,5 +51,10 @@ public struct Atoms: Sendable {
         netWMWindowType = atom("_NET_WM_WINDOW_TYPE")
         netWMWindowTypeNormal = atom("_NET_WM_WINDOW_TYPE_NORMAL")
         resourceManager = atom("RESOURCE_MANAGER")
+        netWMWindowTypeTooltip = atom("_NET_WM_WINDOW_TYPE_TOOLTIP")
+        netWMIcon = atom("_NET_WM_ICON")
+        netWMState = atom("_NET_WM_STATE")
+        netWMStateDemandsAttention = atom("_NET_WM_STATE_DEMANDS_ATTENTION")
+        netSupportingWMCheck = atom("_NET_SUPPORTING_WM_CHECK")
     }
 }

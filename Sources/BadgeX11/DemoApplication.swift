@@ -31,16 +31,36 @@ public final class DemoApplication {
     private var controlOpen = false
     private var reportedErrors = Set<Int>()
 
+    private var keyboard: Keyboard?
+    private var tooltip: TooltipWindow?
+    private let tooltipRenderer: TooltipRenderer
+    private var hoverTimer: FrameTimer?
+    private var hoveredButton: ToolbarButton?
+    private var tooltipSuppressed = false
+    private var launcher: LauncherEntry?
+    private var windowHasFocus = false
+    private var urgent = false
+    private var iconText: String?
+    private var reducedMotion: Bool
+
+    /// How long the pointer rests on a button before its tooltip shows, in seconds.
+    public static let tooltipDelay = 0.5
+
     /// Prepares the toolbar, text and icons; throws for an unusable icon file (naming it).
     public init(options: DemoOptions) throws {
-        self.options = options
         text = try TextLayouts()
         icons = try IconLibrary()
-        for (id, path) in options.icons.sorted(by: { $0.key < $1.key }) {
-            try icons.loadIcon(named: id, fromFile: path)
-        }
+        let config = try options.configPath.map { path throws(ToolbarConfig.Error) in try ToolbarConfig.load(path: path) }
+            ?? DemoToolbar.defaultConfig
+        var options = options
+        if options.scale == nil { options.scale = config.scale }
+        if !options.themeFromFlag, let theme = config.theme { options.theme = theme }
+        self.options = options
         renderer = ToolbarRenderer(theme: options.theme, text: text, icons: icons)
-        toolbar = DemoToolbar.make(options: options, clock: clock, text: text, scale: options.scale ?? 1)
+        tooltipRenderer = TooltipRenderer(text: text)
+        reducedMotion = options.reduceMotion
+        toolbar = try DemoToolbar.make(config: config, configFile: options.configPath, options: options, clock: clock,
+                                       text: text, icons: icons, scale: options.scale ?? 1)
     }
 
     /// Renders the window offscreen, as it first appears, to a PNG file.
@@ -85,7 +105,16 @@ public final class DemoApplication {
         self.window = window
         self.atoms = atoms
         timer = try FrameTimer()
+        hoverTimer = try FrameTimer()
+        do {
+            keyboard = try Keyboard(connection: x.connection)
+        } catch {
+            printError("\(error); carrying on without keyboard input")
+        }
+        tooltip = try TooltipWindow(connection: x, atoms: atoms)
+        launcher = LauncherEntry(environment: getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) })
         window.setTitle(toolbar.title)
+        updateIcon()
         window.map()
         controlOpen = options.control
         guard x.flush() else {
@@ -119,6 +148,9 @@ public final class DemoApplication {
             pollSet.removeAll(keepingCapacity: true)
             pollSet.append(pollfd(fd: x.fileDescriptor, events: Int16(POLLIN), revents: 0))
             pollSet.append(pollfd(fd: timer.fileDescriptor, events: Int16(POLLIN), revents: 0))
+            pollSet.append(pollfd(fd: hoverTimer?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0))
+            let busEvents = Int16(POLLIN) | (launcher?.hasPendingOutput == true ? Int16(POLLOUT) : 0)
+            pollSet.append(pollfd(fd: launcher?.fileDescriptor ?? -1, events: busEvents, revents: 0))
             if controlOpen { pollSet.append(pollfd(fd: 0, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&pollSet, nfds_t(pollSet.count), -1)
             if ready < 0 {
@@ -132,7 +164,9 @@ public final class DemoApplication {
                 break
             }
             if pollSet[1].revents != 0 { timer.acknowledge() }
-            if controlOpen, pollSet.count > 2, pollSet[2].revents != 0 { readControl(x) }
+            if pollSet[2].revents != 0 { hoverTimerFired() }
+            if pollSet[3].revents != 0 { launcher?.service() }
+            if controlOpen, pollSet.count > 4, pollSet[4].revents != 0 { readControl(x) }
         }
     }
 
@@ -163,6 +197,7 @@ public final class DemoApplication {
     private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
         let type = Int32(event.pointee.response_type & 0x7f)
         let raw = UnsafeMutableRawPointer(event)
+        if let keyboard, type == Int32(keyboard.firstEvent), keyboard.handleXKBEvent(raw) { return }
         switch type {
         case 0:
             let error = raw.assumingMemoryBound(to: xcb_generic_error_t.self).pointee
@@ -172,6 +207,10 @@ public final class DemoApplication {
             }
         case XCB_EXPOSE:
             let expose = raw.assumingMemoryBound(to: xcb_expose_event_t.self).pointee
+            if let tooltip, expose.window == tooltip.window {
+                if expose.count == 0 { tooltip.present() }
+                return
+            }
             let rect = (Int(expose.x), Int(expose.y), Int(expose.x) + Int(expose.width), Int(expose.y) + Int(expose.height))
             if let e = exposed {
                 exposed = (min(e.x0, rect.0), min(e.y0, rect.1), max(e.x1, rect.2), max(e.y1, rect.3))
@@ -192,9 +231,33 @@ public final class DemoApplication {
                 printError("badge-demo: cannot resize the back buffer: \(error)")
             }
         case XCB_MAP_NOTIFY:
-            mapped = true
+            let map = raw.assumingMemoryBound(to: xcb_map_notify_event_t.self).pointee
+            if map.window == window?.window { mapped = true }
         case XCB_UNMAP_NOTIFY:
-            mapped = false
+            let unmap = raw.assumingMemoryBound(to: xcb_unmap_notify_event_t.self).pointee
+            if unmap.window == window?.window {
+                mapped = false
+                hideTooltip(suppress: false)
+            }
+        case XCB_FOCUS_IN:
+            let focus = raw.assumingMemoryBound(to: xcb_focus_in_event_t.self).pointee
+            // NotifyPointer (5): the focus is on the root and follows the pointer; not ours.
+            if focus.detail != 5 {
+                windowHasFocus = true
+                setUrgent(false)
+            }
+        case XCB_FOCUS_OUT:
+            let focus = raw.assumingMemoryBound(to: xcb_focus_out_event_t.self).pointee
+            // A grab (mode 1) keeps the focus logically here; NotifyInferior (2) moves it into a child of ours.
+            if focus.mode != 1, focus.detail != 2, focus.detail != 5 { windowHasFocus = false }
+        case XCB_KEY_PRESS:
+            let press = raw.assumingMemoryBound(to: xcb_key_press_event_t.self).pointee
+            hideTooltip(suppress: true)
+            guard let keyboard else { return }
+            let keysym = keyboard.keysym(forKeycode: press.detail)
+            if let command = KeyCommand.command(forKeysym: keysym, control: keyboard.controlIsActive, shift: keyboard.shiftIsActive) {
+                perform(command)
+            }
         case XCB_MOTION_NOTIFY:
             let motion = raw.assumingMemoryBound(to: xcb_motion_notify_event_t.self).pointee
             toolbar.pointerMoved(to: logicalPoint(motion.event_x, motion.event_y))
@@ -205,6 +268,7 @@ public final class DemoApplication {
             toolbar.pointerMoved(to: nil)
         case XCB_BUTTON_PRESS:
             let press = raw.assumingMemoryBound(to: xcb_button_press_event_t.self).pointee
+            hideTooltip(suppress: true)
             guard let pointer = Self.pointerButton(press.detail) else { return }
             if let (button, action, cause) = toolbar.pointerPressed(pointer, at: logicalPoint(press.event_x, press.event_y)) {
                 apply(action, to: button, cause: cause)
@@ -256,8 +320,149 @@ public final class DemoApplication {
     // MARK: Badge changes
 
     private func apply(_ action: BadgeAction, to button: ToolbarButton, cause: ChangeCause) {
-        action.apply(to: button.badge)
+        change(button, cause: cause) { action.apply(to: $0) }
+    }
+
+    /// Every content change goes through here: it is reported with its cause, and a count that
+    /// rises while the window is unfocused makes the window urgent.
+    private func change(_ button: ToolbarButton, cause: ChangeCause, _ body: (BadgeController) -> Void) {
+        let before = button.badge.count
+        body(button.badge)
+        if button.badge.count > before, !windowHasFocus { setUrgent(true) }
         reportChange(of: button, cause: cause)
+    }
+
+    private func perform(_ command: KeyCommand) {
+        switch command {
+        case .focusNext: toolbar.moveFocus()
+        case .focusPrevious: toolbar.moveFocus(backward: true)
+        case .increment, .decrement, .clear:
+            guard let button = toolbar.focusedButton else { return }
+            let action: BadgeAction = command == .increment ? .increment : command == .decrement ? .decrement : .clear
+            apply(action, to: button, cause: .key)
+        case .quit:
+            exitStatus = 0
+        case .cycleChatText:
+            guard let chat = toolbar.button(id: "chat") else { return }
+            var current: String?
+            if case .text(let text) = chat.badge.value { current = text }
+            change(chat, cause: .key) { $0.setText(KeyCommand.nextChatText(after: current)) }
+        case .toggleBlink:
+            guard let updates = toolbar.button(id: "updates") else { return }
+            change(updates, cause: .key) { $0.showDot(blink: !$0.isBlinking) }
+        case .toggleOverflow:
+            guard let mail = toolbar.button(id: "mail") else { return }
+            change(mail, cause: .key) { $0.value = .count($0.count == 120 ? 12 : 120) }
+        case .toggleReducedMotion:
+            reducedMotion.toggle()
+            for button in toolbar.buttons { button.badge.reducesMotion = reducedMotion }
+            if options.control { emit(.object([("event", .string("motion")), ("reduced", .bool(reducedMotion))])) }
+        }
+    }
+
+    // MARK: Window manners
+
+    /// Sets or clears urgency: the ICCCM UrgencyHint and _NET_WM_STATE_DEMANDS_ATTENTION (asked of
+    /// the window manager when one runs, written as the property otherwise).
+    private func setUrgent(_ on: Bool) {
+        guard on != urgent, let window, let atoms, let x else { return }
+        urgent = on
+        window.setUrgent(on)
+        if windowManagerIsRunning(x, atoms) {
+            var message = xcb_client_message_event_t()
+            message.response_type = UInt8(XCB_CLIENT_MESSAGE)
+            message.format = 32
+            message.window = window.window
+            message.type = atoms.netWMState
+            message.data.data32 = (on ? 1 : 0, atoms.netWMStateDemandsAttention, 0, 1, 0)
+            let mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue
+            withUnsafeBytes(of: &message) { bytes in
+                _ = xcb_send_event(x.connection, 0, x.root, mask, bytes.baseAddress?.assumingMemoryBound(to: CChar.self))
+            }
+        } else {
+            window.setProperty32(atoms.netWMState, type: XCB_ATOM_ATOM.rawValue, values: on ? [atoms.netWMStateDemandsAttention] : [])
+        }
+        if options.control { emit(.object([("event", .string("urgent")), ("urgent", .bool(on))])) }
+    }
+
+    /// True when an EWMH window manager runs now (the root's _NET_SUPPORTING_WM_CHECK names a live window).
+    private func windowManagerIsRunning(_ x: XConnection, _ atoms: Atoms) -> Bool {
+        let cookie = xcb_get_property(x.connection, 0, x.root, atoms.netSupportingWMCheck, XCB_ATOM_WINDOW.rawValue, 0, 1)
+        guard let reply = xcb_get_property_reply(x.connection, cookie, nil) else { return false }
+        defer { free(reply) }
+        guard xcb_get_property_value_length(reply) == 4, let value = xcb_get_property_value(reply) else { return false }
+        let check = value.load(as: UInt32.self)
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        let attributes = xcb_get_window_attributes_reply(x.connection, xcb_get_window_attributes(x.connection, check), &error)
+        free(error)
+        guard let attributes else { return false }
+        free(attributes)
+        return true
+    }
+
+    /// Sets _NET_WM_ICON when the total's badge text changed.
+    private func updateIcon() {
+        guard let window, let atoms else { return }
+        let label = WindowIcon.badgeText(total: toolbar.totalCount)
+        guard label != iconText else { return }
+        iconText = label
+        window.setProperty32(atoms.netWMIcon, type: XCB_ATOM_CARDINAL.rawValue,
+                             values: WindowIcon.cardinals(total: toolbar.totalCount, icons: icons, text: text))
+    }
+
+    // MARK: Tooltip
+
+    /// Follows the hovered button: a new one (re)starts the hover delay, none hides the tooltip.
+    private func updateTooltip() {
+        let hovered = toolbar.buttons.first { $0.isHovered }
+        if hovered !== hoveredButton {
+            hoveredButton = hovered
+            tooltipSuppressed = false
+            hideTooltip(suppress: false)
+            if hovered != nil { hoverTimer?.arm(after: Self.tooltipDelay) }
+        } else if let hovered, let tooltip, let shown = tooltip.text, shown != hovered.badge.accessibilityDescription {
+            showTooltip(for: hovered)
+        }
+    }
+
+    private func hoverTimerFired() {
+        hoverTimer?.acknowledge()
+        guard let hovered = hoveredButton, !tooltipSuppressed, mapped else { return }
+        showTooltip(for: hovered)
+    }
+
+    private func showTooltip(for button: ToolbarButton) {
+        guard let x, let window, let tooltip else { return }
+        let cookie = xcb_translate_coordinates(x.connection, window.window, x.root, 0, 0)
+        guard let reply = xcb_translate_coordinates_reply(x.connection, cookie, nil) else { return }
+        let origin = (x: Int(reply.pointee.dst_x), y: Int(reply.pointee.dst_y))
+        free(reply)
+        let scale = toolbar.scale
+        let label = button.badge.accessibilityDescription
+        tooltip.show(label, rootX: origin.x + Int((button.frame.minX * scale).rounded()),
+                     rootY: origin.y + Int((button.frame.maxY * scale).rounded()) + Int((4 * scale).rounded()),
+                     scale: scale, renderer: tooltipRenderer)
+        if options.control {
+            emit(.object([("event", .string("tooltip")), ("visible", .bool(true)), ("id", .string(button.id)),
+                          ("text", .string(label)), ("tooltip", tooltipJSON())]))
+        }
+    }
+
+    /// Hides the tooltip and cancels a pending one; with `suppress`, it stays away until the pointer
+    /// moves to another button (after a press or a key).
+    private func hideTooltip(suppress: Bool) {
+        hoverTimer?.disarm()
+        if suppress { tooltipSuppressed = true }
+        guard let tooltip, tooltip.text != nil else { return }
+        tooltip.hide()
+        if options.control { emit(.object([("event", .string("tooltip")), ("visible", .bool(false))])) }
+    }
+
+    private func tooltipJSON() -> JSONValue {
+        guard let tooltip, let text = tooltip.text else { return .null }
+        let f = tooltip.frame
+        return .object([("window", .int(Int(tooltip.window))), ("text", .string(text)), ("x", .int(f.x)), ("y", .int(f.y)),
+                        ("width", .int(f.width)), ("height", .int(f.height))])
     }
 
     private func reportChange(of button: ToolbarButton, cause: ChangeCause) {
@@ -315,29 +520,23 @@ public final class DemoApplication {
         switch command {
         case .set(let id, let count):
             guard let button = target(id) else { return }
-            button.badge.value = .count(max(0, count))
-            reportChange(of: button, cause: .control)
+            change(button, cause: .control) { $0.value = .count(max(0, count)) }
         case .increment(let id, let step):
             guard let button = target(id) else { return }
-            button.badge.increment(by: step)
-            reportChange(of: button, cause: .control)
+            change(button, cause: .control) { $0.increment(by: step) }
         case .decrement(let id, let step):
             guard let button = target(id) else { return }
-            button.badge.decrement(by: step)
-            reportChange(of: button, cause: .control)
+            change(button, cause: .control) { $0.decrement(by: step) }
         case .text(let id, let text):
             guard let button = target(id) else { return }
-            button.badge.setText(text)
-            reportChange(of: button, cause: .control)
+            change(button, cause: .control) { $0.setText(text) }
         case .dot(let id, let blink):
             guard let button = target(id) else { return }
-            button.badge.showDot(blink: blink)
-            reportChange(of: button, cause: .control)
+            change(button, cause: .control) { $0.showDot(blink: blink) }
         case .clear(let id):
             let buttons = id.map { target($0).map { [$0] } ?? [] } ?? toolbar.buttons
             for button in buttons {
-                button.badge.clear()
-                reportChange(of: button, cause: .control)
+                change(button, cause: .control) { $0.clear() }
             }
         case .state:
             emitState()
@@ -377,7 +576,11 @@ public final class DemoApplication {
         }
         let animating = toolbar.animationEndTime.map { $0 > now } ?? false
         emit(.object([("event", .string("state")), ("buttons", .array(buttons)),
-                      ("title", .string(toolbar.title)), ("animating", .bool(animating))]))
+                      ("title", .string(toolbar.title)), ("animating", .bool(animating)),
+                      ("focused", toolbar.focusedButton.map { .string($0.id) } ?? .null),
+                      ("tooltip", tooltipJSON()), ("urgent", .bool(urgent)), ("windowFocused", .bool(windowHasFocus)),
+                      ("reducedMotion", .bool(reducedMotion)),
+                      ("size", .object([("width", .int(window?.width ?? 0)), ("height", .int(window?.height ?? 0))]))]))
     }
 
     private func emitError(_ reason: String) {
@@ -436,6 +639,9 @@ public final class DemoApplication {
             presented = true
         }
         window.setTitle(toolbar.title)
+        updateIcon()
+        updateTooltip()
+        launcher?.publish(count: toolbar.totalCount, urgent: urgent)
         if !x.flush() {
             connectionLost(x)
             return

@@ -18,6 +18,12 @@ public struct DemoOptions: Equatable, Sendable {
     public var rightToLeft = false
     /// Icon overrides by button id (`--icon bell=PATH`).
     public var icons: [String: String] = [:]
+    /// Build the toolbar from this JSON file (`--config FILE`).
+    public var configPath: String?
+    /// Render the badge gallery to this PNG and exit (`--gallery FILE`).
+    public var galleryPath: String?
+    /// True when `--theme` was given (it then wins over the config file's theme).
+    public var themeFromFlag = false
     /// Print usage and exit 0.
     public var showHelp = false
     /// Print the version and exit 0.
@@ -46,6 +52,8 @@ public struct DemoOptions: Equatable, Sendable {
           --theme NAME        light or dark (default light)
           --rtl               right-to-left layout
           --icon ID=PATH      draw button ID with the SVG file at PATH
+          --config FILE       build the toolbar from a JSON file (buttons, icons, labels, content, styles, theme, scale)
+          --gallery FILE      render every badge kind and animation frame to a PNG file and exit
           --help              show this help and exit
           --version           show the version and exit
         """
@@ -87,6 +95,13 @@ public struct DemoOptions: Equatable, Sendable {
                 case .success(let (id, path)): options.icons[id] = path
                 case .failure(let error): return .failure(error)
                 }
+            case "--config", "--gallery":
+                switch next() {
+                case .success(let path) where !path.isEmpty:
+                    if argument == "--config" { options.configPath = path } else { options.galleryPath = path }
+                case .success: return .failure(Error(message: "\(argument) needs a file name"))
+                case .failure(let error): return .failure(error)
+                }
             case "--screenshot":
                 switch next() {
                 case .success(let path) where !path.isEmpty: options.screenshotPath = path
@@ -109,15 +124,22 @@ public struct DemoOptions: Equatable, Sendable {
                         return .failure(Error(message: "--theme must be light or dark, not \"\(name.prefix(40))\""))
                     }
                     options.theme = theme
+                    options.themeFromFlag = true
                 case .failure(let error): return .failure(error)
                 }
             default:
                 return .failure(Error(message: "unknown argument \"\(arguments[index].prefix(80))\""))
             }
-            if inlineValue != nil, !["--count", "--icon", "--screenshot", "--scale", "--theme"].contains(argument) {
+            if inlineValue != nil, !["--count", "--icon", "--screenshot", "--scale", "--theme", "--config", "--gallery"].contains(argument) {
                 return .failure(Error(message: "\(argument) takes no value"))
             }
             index += 1
+        }
+        // With --config the ids come from the file; DemoApplication checks them against it.
+        if options.configPath == nil {
+            for id in options.counts.keys.sorted() + options.icons.keys.sorted() where !buttonIDs.contains(id) {
+                return .failure(Error(message: "unknown button \"\(id.prefix(40))\"; buttons are \(buttonIDs.joined(separator: ", "))"))
+            }
         }
         return .success(options)
     }
@@ -127,9 +149,7 @@ public struct DemoOptions: Equatable, Sendable {
             return .failure(Error(message: "\(flag) expects ID=\(what), e.g. \(flag) bell=\(what == "N" ? "5" : "bell.svg"); got \"\(text.prefix(40))\""))
         }
         let id = String(text[..<equals]), rest = String(text[text.index(after: equals)...])
-        guard buttonIDs.contains(id) else {
-            return .failure(Error(message: "\(flag): unknown button \"\(id.prefix(40))\"; buttons are \(buttonIDs.joined(separator: ", "))"))
-        }
+        guard !id.isEmpty else { return .failure(Error(message: "\(flag) needs a button id before \"=\"")) }
         guard !rest.isEmpty else { return .failure(Error(message: "\(flag) \(id)= needs a value")) }
         return .success((id, rest))
     }

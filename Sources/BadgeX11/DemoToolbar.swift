@@ -1,36 +1,68 @@
 import BadgeCore
 import BadgeDrawing
 
-/// Builds the demo's toolbar from the command line: bell and mail count badges, a chat button with a
-/// text badge and an updates button with a dot, so every kind of badge is on screen.
+/// Builds the demo's toolbar: from `--config FILE` when given, else the default one with bell and
+/// mail count badges, a chat button with a text badge and an updates button with a dot, so every
+/// kind of badge is on screen.
 public enum DemoToolbar {
-    /// A button of the demo: id, icon, accessible name and initial count.
-    struct ButtonSpec {
-        let id: String
-        let icon: String
-        let label: String
-        let content: BadgeContent
+    /// The default toolbar, as a configuration.
+    public static var defaultConfig: ToolbarConfig {
+        var chatFormat = BadgeFormat()
+        chatFormat.maximumTextLength = 8
+        func button(_ id: String, _ label: String, _ content: BadgeContent, format: BadgeFormat = BadgeFormat()) -> ToolbarConfig.Button {
+            ToolbarConfig.Button(id: id, iconName: id, iconPath: nil, label: label, content: content, blinks: false,
+                                 style: BadgeStyle(), format: format)
+        }
+        return ToolbarConfig(buttons: [
+            button("bell", "Notifications", .count(3)),
+            button("mail", "Mail", .count(12)),
+            button("chat", "Chat", .text("New"), format: chatFormat),
+            button("updates", "Updates", .dot),
+        ], theme: nil, scale: nil)
     }
 
-    static let specs = [
-        ButtonSpec(id: "bell", icon: "bell", label: "Notifications", content: .count(3)),
-        ButtonSpec(id: "mail", icon: "mail", label: "Mail", content: .count(12)),
-        ButtonSpec(id: "chat", icon: "chat", label: "Chat", content: .text("New")),
-        ButtonSpec(id: "updates", icon: "updates", label: "Updates", content: .dot),
-    ]
-
-    /// The toolbar with the options' counts, laid out for `scale`, its badges measuring text with `text`.
-    public static func make(options: DemoOptions, clock: any BadgeClock, text: TextLayouts, scale: Double) -> Toolbar {
-        let buttons = specs.map { spec in
+    /// The toolbar for `config` with the options' counts and icon overrides, laid out for `scale`,
+    /// its badges measuring text with `text`. Icons named by path are loaded into `icons` (under the
+    /// button's id). Throws a one-line message naming the file and field for an unusable icon or id.
+    public static func make(config: ToolbarConfig, configFile: String?, options: DemoOptions, clock: any BadgeClock,
+                            text: TextLayouts, icons: IconLibrary, scale: Double) throws -> Toolbar {
+        let where_ = configFile.map { "\($0): " } ?? ""
+        let bundled = Set(icons.names)
+        for id in options.counts.keys.sorted() + options.icons.keys.sorted() where !config.buttons.contains(where: { $0.id == id }) {
+            throw X11Error("unknown button \"\(id.prefix(40))\"; buttons are \(config.buttons.map(\.id).joined(separator: ", "))",
+                           exitStatus: 2)
+        }
+        var buttons: [ToolbarButton] = []
+        for (index, spec) in config.buttons.enumerated() {
+            var iconName = spec.iconName ?? spec.id
+            if let path = options.icons[spec.id] {
+                try loadIcon(path, as: "file:" + spec.id, into: icons, context: "--icon \(spec.id)")
+                iconName = "file:" + spec.id
+            } else if let path = spec.iconPath {
+                try loadIcon(path, as: "file:" + spec.id, into: icons, context: "\(where_)buttons[\(index)].icon")
+                iconName = "file:" + spec.id
+            } else if !bundled.contains(iconName) {
+                throw X11Error("\(where_)buttons[\(index)].icon: no bundled icon \"\(iconName.prefix(40))\"; "
+                    + "bundled icons are \(icons.names.joined(separator: ", ")), or give the path of an SVG file", exitStatus: 2)
+            }
             let badge = BadgeController(accessibilityLabel: spec.label,
                                         content: options.counts[spec.id].map { .count($0) } ?? spec.content,
-                                        clock: clock, measurer: text)
+                                        format: spec.format, style: spec.style, clock: clock, measurer: text)
             badge.reducesMotion = options.reduceMotion
-            return ToolbarButton(id: spec.id, iconName: options.icons[spec.id] == nil ? spec.icon : spec.id, badge: badge)
+            if spec.blinks, options.counts[spec.id] == nil { badge.showDot(blink: true) }
+            buttons.append(ToolbarButton(id: spec.id, iconName: iconName, badge: badge))
         }
         let toolbar = Toolbar(buttons: buttons)
         toolbar.layout(size: toolbar.preferredSize, scale: scale,
                        direction: options.rightToLeft ? .rightToLeft : .leftToRight)
         return toolbar
+    }
+
+    private static func loadIcon(_ path: String, as name: String, into icons: IconLibrary, context: String) throws {
+        do {
+            try icons.loadIcon(named: name, fromFile: path)
+        } catch {
+            throw X11Error("\(context): \(error)", exitStatus: 2)
+        }
     }
 }

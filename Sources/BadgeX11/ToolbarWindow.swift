@@ -90,53 +90,12 @@ public final class ToolbarWindow {
 
     /// Copies the device-pixel rectangle of the back buffer to the window with PutImage.
     public func present(x px: Int, y py: Int, width pw: Int, height ph: Int) {
-        let left = max(0, px), top = max(0, py)
-        let right = min(width, px + pw), bottom = min(height, py + ph)
-        guard right > left, bottom > top else { return }
-        let surface = backBuffer.surface
-        cairo_surface_flush(surface)
-        guard let data = cairo_image_surface_get_data(surface) else { return }
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        let columns = right - left
-        let bytesPerPixel = x.bitsPerPixel == 16 ? 2 : 4
-        let rowBytes = ((columns * bytesPerPixel) + 3) & ~3
-        let rowsPerRequest = max(1, min(bottom - top, (x.maximumRequestBytes - 64) / max(rowBytes, 1)))
-        var row = top
-        var strip = [UInt8](repeating: 0, count: rowBytes * rowsPerRequest)
-        while row < bottom {
-            let rows = min(rowsPerRequest, bottom - row)
-            strip.withUnsafeMutableBytes { buffer in
-                guard let base = buffer.baseAddress else { return }
-                for r in 0..<rows {
-                    let source = UnsafeRawPointer(data + (row + r) * stride + left * 4)
-                    let target = base + r * rowBytes
-                    if bytesPerPixel == 4 {
-                        target.copyMemory(from: source, byteCount: columns * 4)
-                    } else {
-                        Self.convertToRGB565(source, target, count: columns)
-                    }
-                }
-            }
-            strip.withUnsafeBufferPointer { buffer in
-                _ = xcb_put_image(x.connection, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, gc,
-                                  UInt16(columns), UInt16(rows), Int16(left), Int16(row), 0,
-                                  x.screen.pointee.root_depth, UInt32(rowBytes * rows), buffer.baseAddress)
-            }
-            row += rows
-        }
+        ImageUpload.put(backBuffer, x: x, window: window, gc: gc, rect: px, py, pw, ph)
     }
 
     /// Sets or clears the ICCCM urgency hint (the window manager flashes the window while set).
     public func setUrgent(_ urgent: Bool) {
         setWMHints(urgent: urgent)
-    }
-
-    private static func convertToRGB565(_ source: UnsafeRawPointer, _ target: UnsafeMutableRawPointer, count: Int) {
-        for i in 0..<count {
-            let pixel = source.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
-            let r = (pixel >> 19) & 0x1f, g = (pixel >> 10) & 0x3f, b = (pixel >> 3) & 0x1f
-            target.storeBytes(of: UInt16(truncatingIfNeeded: (r << 11) | (g << 5) | b), toByteOffset: i * 2, as: UInt16.self)
-        }
     }
 
     private func setStaticProperties(minimumWidth: Int, minimumHeight: Int) {

@@ -1,4 +1,5 @@
 // badge-demo: a toolbar of bell and mail buttons whose badges count clicks. Wiring only.
+import BadgeDrawing
 import BadgeX11
 import Glibc
 
@@ -19,6 +20,15 @@ case .success(let options):
     }
     if options.showVersion {
         print(DemoOptions.version)
+        exit(0)
+    }
+    if let path = options.galleryPath {
+        do {
+            try BadgeGallery.render(to: path)
+        } catch {
+            StandardError.write("badge-demo: \(error)")
+            exit(1)
+        }
         exit(0)
     }
     let app: DemoApplication

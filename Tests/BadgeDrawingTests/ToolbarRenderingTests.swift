@@ -36,6 +36,20 @@ import Testing
         try GoldenImage.assertMatches(image, named: "toolbar-light-\(Int(scale))x")
     }
 
+    /// Every content kind (count, text, dot) at every supported scale, in both themes and directions.
+    @Test(arguments: [1.0, 1.25, 1.5, 2.0], [LayoutDirection.leftToRight, .rightToLeft])
+    func kindsScalesThemesAndDirectionsMatchGoldens(scale: Double, direction: LayoutDirection) throws {
+        for theme in [Theme.light, .dark] {
+            let toolbar = makeToolbar(bell: .count(7), mail: .text("一个信息"), scale: scale, direction: direction)
+            let dot = BadgeController(accessibilityLabel: "Updates", content: .dot, clock: clock, measurer: text)
+            let full = Toolbar(buttons: toolbar.buttons.map { ToolbarButton(id: $0.id, iconName: $0.iconName, badge: $0.badge) }
+                                   + [ToolbarButton(id: "updates", iconName: "updates", badge: dot)])
+            full.layout(size: full.preferredSize, scale: scale, direction: direction)
+            let name = "matrix-\(theme.name)-\(direction == .leftToRight ? "ltr" : "rtl")-\(Int(scale * 100))"
+            try GoldenImage.assertMatches(try render(full, theme: theme), named: name)
+        }
+    }
+
     @Test func darkThemeMatchesGolden() throws {
         try GoldenImage.assertMatches(try render(makeToolbar(), theme: .dark), named: "toolbar-dark-1x")
     }

@@ -1,0 +1,114 @@
+import CXCB
+import CXKBCommonX11
+import Glibc
+
+/// The core keyboard's keymap and state through xkbcommon-x11: real layouts, and layout switches
+/// honoured (XKB StateNotify updates the group; NewKeyboardNotify and MapNotify reload the keymap).
+///
+/// Not Sendable: owned by the event-loop thread, like the connection it reads from.
+public final class Keyboard {
+    private let connection: OpaquePointer
+    private let context: OpaquePointer
+    private var keymap: OpaquePointer?
+    private var state: OpaquePointer?
+    private let deviceID: Int32
+    /// The first event code of the XKB extension; XKB events arrive with this response type.
+    public let firstEvent: UInt8
+
+    /// Sets up the XKB extension, loads the core keyboard's keymap and selects XKB events.
+    /// Throws a one-line message when the server has no usable XKB.
+    public init(connection: OpaquePointer) throws {
+        self.connection = connection
+        var major: UInt16 = 0, minor: UInt16 = 0
+        var baseEvent: UInt8 = 0, baseError: UInt8 = 0
+        guard xkb_x11_setup_xkb_extension(connection, UInt16(XKB_X11_MIN_MAJOR_XKB_VERSION), UInt16(XKB_X11_MIN_MINOR_XKB_VERSION),
+                                          XKB_X11_SETUP_XKB_EXTENSION_NO_FLAGS, &major, &minor, &baseEvent, &baseError) == 1 else {
+            throw X11Error("badge-demo: the X server has no usable XKB extension (keyboard input disabled)")
+        }
+        firstEvent = baseEvent
+        let device = xkb_x11_get_core_keyboard_device_id(connection)
+        guard device >= 0 else { throw X11Error("badge-demo: cannot find the core keyboard through XKB") }
+        deviceID = device
+        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else {
+            throw X11Error("badge-demo: cannot create an xkbcommon context")
+        }
+        self.context = context
+        guard reloadKeymap() else {
+            xkb_context_unref(context)
+            throw X11Error("badge-demo: cannot read the keyboard map from the X server")
+        }
+        let events = UInt16(XCB_XKB_EVENT_TYPE_NEW_KEYBOARD_NOTIFY.rawValue | XCB_XKB_EVENT_TYPE_MAP_NOTIFY.rawValue
+            | XCB_XKB_EVENT_TYPE_STATE_NOTIFY.rawValue)
+        let cookie = xcb_xkb_select_events_checked(connection, UInt16(XCB_XKB_ID_USE_CORE_KBD.rawValue), events, 0, events,
+                                                   0xff, 0xff, nil)
+        if let error = xcb_request_check(connection, cookie) {
+            let code = error.pointee.error_code
+            free(error)
+            throw X11Error("badge-demo: the X server refused XKB event selection (X error \(code))")
+        }
+    }
+
+    deinit {
+        if let state { xkb_state_unref(state) }
+        if let keymap { xkb_keymap_unref(keymap) }
+        xkb_context_unref(context)
+    }
+
+    /// Reads the keymap and state of the core keyboard again; false when the server's reply is unusable
+    /// (the previous keymap is kept then).
+    @discardableResult
+    public func reloadKeymap() -> Bool {
+        guard let newKeymap = xkb_x11_keymap_new_from_device(context, connection, deviceID, XKB_KEYMAP_COMPILE_NO_FLAGS) else {
+            return false
+        }
+        guard let newState = xkb_x11_state_new_from_device(newKeymap, connection, deviceID) else {
+            xkb_keymap_unref(newKeymap)
+            return false
+        }
+        if let state { xkb_state_unref(state) }
+        if let keymap { xkb_keymap_unref(keymap) }
+        keymap = newKeymap
+        state = newState
+        return true
+    }
+
+    /// Handles an event whose response type is `firstEvent`; returns true when it was an XKB event.
+    public func handleXKBEvent(_ event: UnsafeMutableRawPointer) -> Bool {
+        // Every XKB event starts with: response_type, xkbType, sequence, time, deviceID.
+        let xkbType = event.load(fromByteOffset: 1, as: UInt8.self)
+        let device = event.load(fromByteOffset: 8, as: UInt8.self)
+        switch Int32(xkbType) {
+        case XCB_XKB_NEW_KEYBOARD_NOTIFY:
+            if Int32(device) == deviceID { reloadKeymap() }
+        case XCB_XKB_MAP_NOTIFY:
+            reloadKeymap()
+        case XCB_XKB_STATE_NOTIFY:
+            let notify = event.assumingMemoryBound(to: xcb_xkb_state_notify_event_t.self).pointee
+            if let state {
+                xkb_state_update_mask(state, xkb_mod_mask_t(notify.baseMods), xkb_mod_mask_t(notify.latchedMods),
+                                      xkb_mod_mask_t(notify.lockedMods), xkb_layout_index_t(bitPattern: Int32(notify.baseGroup)),
+                                      xkb_layout_index_t(bitPattern: Int32(notify.latchedGroup)),
+                                      xkb_layout_index_t(notify.lockedGroup))
+            }
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// The keysym a key press produces in the current layout and modifiers.
+    public func keysym(forKeycode keycode: UInt8) -> UInt32 {
+        guard let state else { return 0 }
+        return xkb_state_key_get_one_sym(state, xkb_keycode_t(keycode))
+    }
+
+    /// True while Control is held (effective modifiers).
+    public var controlIsActive: Bool { isActive("Control") }
+    /// True while Shift is held (effective modifiers).
+    public var shiftIsActive: Bool { isActive("Shift") }
+
+    private func isActive(_ modifier: String) -> Bool {
+        guard let state else { return false }
+        return xkb_state_mod_name_is_active(state, modifier, XKB_STATE_MODS_EFFECTIVE) > 0
+    }
+}

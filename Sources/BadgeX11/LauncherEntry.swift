@@ -1,0 +1,122 @@
+import CDBus
+import Glibc
+
+/// Publishes the total count to docks and taskbars through the Unity LauncherEntry D-Bus API:
+/// the signal `com.canonical.Unity.LauncherEntry.Update` with the app's desktop-file URI and
+/// {"count": x, "count-visible": b, "urgent": b}.
+///
+/// Only when a session bus is configured (DBUS_SESSION_BUS_ADDRESS); without one, or if the bus
+/// goes away, publishing is skipped quietly. Signals need no main loop: each is queued and written
+/// without waiting for any reply. Not Sendable: event-loop thread only.
+public final class LauncherEntry {
+    /// The application URI docks match against their .desktop files.
+    public static let applicationURI = "application://badge-demo.desktop"
+    /// The object path the signal is sent from.
+    public static let objectPath = "/com/canonical/unity/launcherentry/badge_demo"
+
+    // D-Bus type codes (the C macros are character casts Swift does not import).
+    private static let typearray = Int32(UInt8(ascii: "a")), typeint64 = Int32(UInt8(ascii: "x"))
+    private static let typeboolean = Int32(UInt8(ascii: "b")), typestring = Int32(UInt8(ascii: "s"))
+    private static let typedictentry = Int32(UInt8(ascii: "e")), typevariant = Int32(UInt8(ascii: "v"))
+
+    private var connection: OpaquePointer?
+    private var last: (count: Int, visible: Bool, urgent: Bool)?
+
+    /// Connects to the session bus; nil (quietly) when there is none or it cannot be reached.
+    public init?(environment address: String?) {
+        guard let address, !address.isEmpty else { return nil }
+        var error = DBusError()
+        dbus_error_init(&error)
+        guard let connection = dbus_bus_get_private(DBUS_BUS_SESSION, &error) else {
+            dbus_error_free(&error)
+            return nil
+        }
+        dbus_error_free(&error)
+        // libdbus would otherwise call exit() when the bus disconnects.
+        dbus_connection_set_exit_on_disconnect(connection, 0)
+        self.connection = connection
+    }
+
+    deinit {
+        if let connection {
+            dbus_connection_close(connection)
+            dbus_connection_unref(connection)
+        }
+    }
+
+    /// The descriptor to poll for incoming bus traffic (replies and NameAcquired), or nil.
+    public var fileDescriptor: Int32? {
+        guard let connection else { return nil }
+        var fd: Int32 = -1
+        return dbus_connection_get_unix_fd(connection, &fd) != 0 && fd >= 0 ? fd : nil
+    }
+
+    /// Sends Update when the values differ from the last ones sent.
+    public func publish(count: Int, urgent: Bool) {
+        let visible = count > 0
+        if let last, last.count == count, last.visible == visible, last.urgent == urgent { return }
+        guard let connection, dbus_connection_get_is_connected(connection) != 0 else { return }
+        guard let message = dbus_message_new_signal(Self.objectPath, "com.canonical.Unity.LauncherEntry", "Update") else { return }
+        defer { dbus_message_unref(message) }
+        var args = DBusMessageIter()
+        dbus_message_iter_init_append(message, &args)
+        var ok = Self.appendString(&args, Self.applicationURI)
+        var dict = DBusMessageIter()
+        ok = ok && dbus_message_iter_open_container(&args, Self.typearray, "{sv}", &dict) != 0
+        ok = ok && Self.appendEntry(&dict, key: "count", signature: "x") { iter in
+            var value = Int64(count)
+            return dbus_message_iter_append_basic(&iter, Self.typeint64, &value) != 0
+        }
+        ok = ok && Self.appendEntry(&dict, key: "count-visible", signature: "b") { iter in
+            var value: dbus_bool_t = visible ? 1 : 0
+            return dbus_message_iter_append_basic(&iter, Self.typeboolean, &value) != 0
+        }
+        ok = ok && Self.appendEntry(&dict, key: "urgent", signature: "b") { iter in
+            var value: dbus_bool_t = urgent ? 1 : 0
+            return dbus_message_iter_append_basic(&iter, Self.typeboolean, &value) != 0
+        }
+        ok = ok && dbus_message_iter_close_container(&args, &dict) != 0
+        guard ok, dbus_connection_send(connection, message, nil) != 0 else { return }
+        last = (count, visible, urgent)
+        service()
+    }
+
+    /// Writes what is queued and reads (and drops) incoming messages, without blocking.
+    public func service() {
+        guard let connection else { return }
+        guard dbus_connection_read_write(connection, 0) != 0 else {
+            // Disconnected: stop publishing.
+            dbus_connection_unref(connection)
+            self.connection = nil
+            return
+        }
+        while let incoming = dbus_connection_pop_message(connection) {
+            dbus_message_unref(incoming)
+        }
+    }
+
+    /// True while messages are waiting to be written (poll for POLLOUT then).
+    public var hasPendingOutput: Bool {
+        guard let connection else { return false }
+        return dbus_connection_has_messages_to_send(connection) != 0
+    }
+
+    private static func appendString(_ iter: inout DBusMessageIter, _ string: String) -> Bool {
+        string.withCString { pointer in
+            var value: UnsafePointer<CChar>? = pointer
+            return dbus_message_iter_append_basic(&iter, Self.typestring, &value) != 0
+        }
+    }
+
+    private static func appendEntry(_ dict: inout DBusMessageIter, key: String, signature: String,
+                                    value: (inout DBusMessageIter) -> Bool) -> Bool {
+        var entry = DBusMessageIter()
+        guard dbus_message_iter_open_container(&dict, Self.typedictentry, nil, &entry) != 0 else { return false }
+        var variant = DBusMessageIter()
+        let ok = appendString(&entry, key)
+            && dbus_message_iter_open_container(&entry, Self.typevariant, signature, &variant) != 0
+            && value(&variant)
+            && dbus_message_iter_close_container(&entry, &variant) != 0
+        return dbus_message_iter_close_container(&dict, &entry) != 0 && ok
+    }
+}

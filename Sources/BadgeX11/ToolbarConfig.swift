@@ -1,0 +1,220 @@
+import BadgeCore
+import FoundationEssentials
+import Glibc
+
+/// The toolbar described by a JSON file (`badge-demo --config FILE`):
+///
+///     {"theme": "dark", "scale": 1.5,
+///      "buttons": [{"id": "bell", "icon": "bell", "label": "Notifications",
+///                   "content": {"kind": "count", "count": 3},
+///                   "style": {"background": "#1E88E5", "textColor": "#FFFFFF", "fontSize": 12,
+///                             "maximumCount": 999, "maximumTextLength": 8}}]}
+///
+/// `icon` is a bundled icon name or the path of an SVG file; `content` uses the control protocol's
+/// shapes (kind none, count, text, dot with "blink"). Every field but `id` is optional.
+public struct ToolbarConfig: Sendable {
+    /// One button of the configured toolbar.
+    public struct Button: Sendable, Equatable {
+        /// The button's id (used by `--count`, the control protocol and `state`).
+        public var id: String
+        /// A bundled icon name, or nil when `iconPath` is set.
+        public var iconName: String?
+        /// An SVG file to draw instead of a bundled icon.
+        public var iconPath: String?
+        /// The accessible name (tooltip and `description`).
+        public var label: String
+        /// The initial badge content.
+        public var content: BadgeContent
+        /// True when an initial dot blinks.
+        public var blinks: Bool
+        /// Badge drawing style.
+        public var style: BadgeStyle
+        /// Badge text format (maximum count, text length).
+        public var format: BadgeFormat
+    }
+
+    /// The buttons in reading order.
+    public var buttons: [Button]
+    /// The colour theme, when the file sets one.
+    public var theme: Theme?
+    /// The device scale, when the file sets one.
+    public var scale: Double?
+
+    /// A rejected configuration: the file, the field and the reason in one line.
+    public struct Error: Swift.Error, CustomStringConvertible, Sendable {
+        /// "FILE: FIELD: REASON".
+        public let message: String
+        /// The message.
+        public var description: String { message }
+    }
+
+    /// The largest configuration file read, in bytes.
+    public static let maximumFileSize = 1 << 20
+
+    /// Reads and checks the file at `path`.
+    public static func load(path: String) throws(Error) -> ToolbarConfig {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Error(message: "\(path): cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Error(message: "\(path): cannot read: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+            guard bytes.count <= maximumFileSize else { throw Error(message: "\(path): larger than \(maximumFileSize) bytes") }
+        }
+        return try parse(bytes, file: path)
+    }
+
+    /// Decodes and checks JSON text; `file` names it in errors.
+    public static func parse(_ bytes: [UInt8], file: String) throws(Error) -> ToolbarConfig {
+        let raw: RawConfig
+        do {
+            raw = try JSONDecoder().decode(RawConfig.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw Error(message: "\(file): \(describe(error))")
+        } catch {
+            throw Error(message: "\(file): not valid JSON (\(error))")
+        }
+        func fail(_ field: String, _ reason: String) -> Error { Error(message: "\(file): \(field): \(reason)") }
+        var config = ToolbarConfig(buttons: [], theme: nil, scale: nil)
+        if let name = raw.theme {
+            guard let theme = Theme.named(name) else { throw fail("theme", "must be \"light\" or \"dark\", not \"\(name.prefix(40))\"") }
+            config.theme = theme
+        }
+        if let scale = raw.scale {
+            guard scale.isFinite, scale >= 0.5, scale <= 4 else { throw fail("scale", "must be a number from 0.5 to 4, not \(scale)") }
+            config.scale = scale
+        }
+        guard let buttons = raw.buttons else { throw fail("buttons", "missing: the toolbar needs at least one button") }
+        guard !buttons.isEmpty, buttons.count <= 32 else { throw fail("buttons", "must list 1 to 32 buttons, not \(buttons.count)") }
+        var seen = Set<String>()
+        for (index, b) in buttons.enumerated() {
+            let at = "buttons[\(index)]"
+            guard let id = b.id else { throw fail("\(at).id", "missing") }
+            guard !id.isEmpty, id.utf8.count <= 64, id != "all",
+                  id.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7f }) else {
+                throw fail("\(at).id", "\"\(id.prefix(40))\" must be 1 to 64 characters without spaces, and not \"all\"")
+            }
+            guard seen.insert(id).inserted else { throw fail("\(at).id", "\"\(id)\" is used by an earlier button") }
+            var button = Button(id: id, iconName: nil, iconPath: nil, label: b.label ?? id, content: .none, blinks: false,
+                                style: BadgeStyle(), format: BadgeFormat())
+            let icon = b.icon ?? id
+            guard !icon.isEmpty else { throw fail("\(at).icon", "must not be empty") }
+            if icon.contains("/") || icon.hasSuffix(".svg") { button.iconPath = icon } else { button.iconName = icon }
+            if let content = b.content {
+                switch content.kind {
+                case "none": button.content = .none
+                case "count":
+                    guard let count = content.count else { throw fail("\(at).content.count", "missing for kind \"count\"") }
+                    guard count >= 0 else { throw fail("\(at).content.count", "must be 0 or more, not \(count)") }
+                    button.content = .count(count)
+                case "text":
+                    guard let text = content.text else { throw fail("\(at).content.text", "missing for kind \"text\"") }
+                    button.content = .text(text)
+                case "dot":
+                    button.content = .dot
+                    button.blinks = content.blink ?? false
+                default:
+                    throw fail("\(at).content.kind", "must be none, count, text or dot, not \"\(content.kind.prefix(40))\"")
+                }
+            }
+            if let style = b.style {
+                func colour(_ value: String?, _ name: String) throws(Error) -> Color? {
+                    guard let value else { return nil }
+                    guard let colour = Color(hex: value), value.count == 7 else {
+                        throw fail("\(at).style.\(name)", "\"\(value.prefix(40))\" is not a colour \"#RRGGBB\"")
+                    }
+                    return colour
+                }
+                if let c = try colour(style.background, "background") { button.style.backgroundColor = c }
+                if let c = try colour(style.textColor, "textColor") { button.style.textColor = c }
+                if let size = style.fontSize {
+                    guard size.isFinite, size >= 4, size <= 72 else { throw fail("\(at).style.fontSize", "must be from 4 to 72, not \(size)") }
+                    button.style.font.size = size
+                }
+                if let maximum = style.maximumCount {
+                    guard maximum >= 1 else { throw fail("\(at).style.maximumCount", "must be 1 or more, not \(maximum)") }
+                    button.format.maximumCount = maximum
+                }
+                if let length = style.maximumTextLength {
+                    guard length >= 1, length <= 1000 else {
+                        throw fail("\(at).style.maximumTextLength", "must be from 1 to 1000, not \(length)")
+                    }
+                    button.format.maximumTextLength = length
+                }
+            }
+            config.buttons.append(button)
+        }
+        return config
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            var text = ""
+            for key in keys {
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return text.isEmpty ? "top level" : text
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "\(path(context.codingPath)): expected \(typeName(type))"
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)): expected \(typeName(type)), found null"
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])): missing"
+        case .dataCorrupted(let context):
+            let reason = context.underlyingError.map { "not valid JSON (\($0))" } ?? context.debugDescription
+            return "\(path(context.codingPath)): \(reason)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Int.Type, is Double.Type: return "a number"
+        case is Bool.Type: return "true or false"
+        default:
+            let name = String(describing: type)
+            return name.hasPrefix("Array") ? "an array" : name.hasPrefix("Raw") || name.hasPrefix("Dictionary") ? "an object" : name
+        }
+    }
+
+    // The file's shape, everything optional so the checks above can name what is missing.
+    private struct RawConfig: Decodable {
+        var theme: String?
+        var scale: Double?
+        var buttons: [RawButton]?
+    }
+
+    private struct RawButton: Decodable {
+        var id: String?
+        var icon: String?
+        var label: String?
+        var content: RawContent?
+        var style: RawStyle?
+    }
+
+    private struct RawContent: Decodable {
+        var kind: String
+        var count: Int?
+        var text: String?
+        var blink: Bool?
+    }
+
+    private struct RawStyle: Decodable {
+        var background: String?
+        var textColor: String?
+        var fontSize: Double?
+        var maximumCount: Int?
+        var maximumTextLength: Int?
+    }
+}

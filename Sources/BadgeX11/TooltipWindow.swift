@@ -1,0 +1,96 @@
+import BadgeDrawing
+import CXCB
+import Glibc
+
+/// The tooltip: an override-redirect window (the window manager leaves it alone) that shows one line
+/// of text near the pointer, drawn by the app into its own buffer and copied with PutImage.
+///
+/// Created once and reused; mapped while shown. Not Sendable: event-loop thread only.
+public final class TooltipWindow {
+    /// The window id.
+    public let window: xcb_window_t
+    /// The shown text, or nil while hidden.
+    public private(set) var text: String?
+    /// Where it is shown, in root coordinates (device pixels); meaningful while shown.
+    public private(set) var frame: (x: Int, y: Int, width: Int, height: Int) = (0, 0, 1, 1)
+
+    private let x: XConnection
+    private let gc: xcb_gcontext_t
+    private var image: ImageSurface?
+
+    /// Creates the (unmapped) tooltip window.
+    public init(connection x: XConnection, atoms: Atoms) throws {
+        self.x = x
+        let c = x.connection
+        let screen = x.screen.pointee
+        window = x.generateID()
+        // Value list in ascending mask-bit order: back pixmap (None), override-redirect, save-under, event mask.
+        let values: [UInt32] = [0, 1, 1, XCB_EVENT_MASK_EXPOSURE.rawValue]
+        let mask = XCB_CW_BACK_PIXMAP.rawValue | XCB_CW_OVERRIDE_REDIRECT.rawValue | XCB_CW_SAVE_UNDER.rawValue
+            | XCB_CW_EVENT_MASK.rawValue
+        let cookie = xcb_create_window_checked(c, screen.root_depth, window, screen.root, 0, 0, 1, 1, 0,
+                                               UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.root_visual, mask, values)
+        if let error = xcb_request_check(c, cookie) {
+            let code = error.pointee.error_code
+            free(error)
+            throw X11Error("badge-demo: the X server refused to create the tooltip window (X error \(code))")
+        }
+        gc = x.generateID()
+        let gcValues: [UInt32] = [0]
+        xcb_create_gc(c, gc, window, XCB_GC_GRAPHICS_EXPOSURES.rawValue, gcValues)
+        let wmClass = Array("badge-demo-tooltip\0BadgeDemo\0".utf8)
+        wmClass.withUnsafeBufferPointer { buffer in
+            _ = xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, XCB_ATOM_WM_CLASS.rawValue,
+                                    XCB_ATOM_STRING.rawValue, 8, UInt32(buffer.count), buffer.baseAddress)
+        }
+        let type: [UInt32] = [atoms.netWMWindowTypeTooltip]
+        type.withUnsafeBufferPointer { buffer in
+            _ = xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, atoms.netWMWindowType,
+                                    XCB_ATOM_ATOM.rawValue, 32, 1, buffer.baseAddress)
+        }
+    }
+
+    deinit {
+        xcb_free_gc(x.connection, gc)
+        xcb_destroy_window(x.connection, window)
+    }
+
+    /// Shows `label` with its top-left corner near root point (`rootX`, `rootY`), kept on screen;
+    /// `renderer` paints it at `scale`.
+    public func show(_ label: String, rootX: Int, rootY: Int, scale: Double, renderer: TooltipRenderer) {
+        let size = renderer.size(of: label, scale: scale)
+        let screen = x.screen.pointee
+        let screenWidth = Int(screen.width_in_pixels), screenHeight = Int(screen.height_in_pixels)
+        let left = max(0, min(rootX, screenWidth - size.width))
+        let top = max(0, min(rootY, screenHeight - size.height))
+        guard let image = try? ImageSurface(width: size.width, height: size.height) else { return }
+        do {
+            try image.draw { cr in renderer.draw(label, scale: scale, width: size.width, height: size.height, in: cr) }
+        } catch {
+            return
+        }
+        self.image = image
+        let values: [UInt32] = [UInt32(bitPattern: Int32(left)), UInt32(bitPattern: Int32(top)),
+                                UInt32(size.width), UInt32(size.height), UInt32(XCB_STACK_MODE_ABOVE.rawValue)]
+        let mask = UInt16(XCB_CONFIG_WINDOW_X.rawValue | XCB_CONFIG_WINDOW_Y.rawValue | XCB_CONFIG_WINDOW_WIDTH.rawValue
+            | XCB_CONFIG_WINDOW_HEIGHT.rawValue | XCB_CONFIG_WINDOW_STACK_MODE.rawValue)
+        xcb_configure_window(x.connection, window, mask, values)
+        if text == nil { xcb_map_window(x.connection, window) }
+        text = label
+        frame = (left, top, size.width, size.height)
+        present()
+    }
+
+    /// Unmaps the tooltip.
+    public func hide() {
+        guard text != nil else { return }
+        text = nil
+        xcb_unmap_window(x.connection, window)
+    }
+
+    /// Copies the tooltip's image to its window (after showing it, and on Expose).
+    public func present() {
+        guard text != nil, let image else { return }
+        ImageUpload.put(image, x: x, window: window, gc: gc, rect: 0, 0, image.width, image.height)
+    }
+}

@@ -1,0 +1,89 @@
+import BadgeCore
+import BadgeDrawing
+import Glibc
+import BadgeResources
+import Testing
+
+@Suite struct TextAndIconTests {
+    let font = BadgeFont()
+
+    @Test(arguments: ["99+", "一个信息", "🔥", "👨‍👩‍👧‍👦", "جديد", "New"])
+    func everyScriptHasAFont(text: String) throws {
+        // fonts-dejavu-core, fonts-wqy-microhei and fonts-noto-color-emoji (installed by make test).
+        let layouts = try TextLayouts()
+        #expect(layouts.missingGlyphCount(in: text, font: font) == 0)
+        #expect(layouts.size(of: text, font: font).width > 0)
+    }
+
+    @Test func textIsShapedOnceAndCached() throws {
+        let layouts = try TextLayouts()
+        _ = layouts.size(of: "12", font: font)
+        _ = layouts.extents(of: "12", font: font)
+        _ = layouts.size(of: "12", font: font)
+        #expect(layouts.cachedCount == 1)
+    }
+
+    @Test func digitsAreCentredByInk() throws {
+        let layouts = try TextLayouts()
+        let one = layouts.extents(of: "1", font: font)
+        // The ink of "1" is narrower than its advance and not centred in it: that is why badges
+        // centre text by ink bounds, not by the logical box.
+        #expect(one.ink.width < one.logical.width)
+    }
+
+    @Test func missingIconFileIsNamedInTheError() throws {
+        let icons = try IconLibrary()
+        let path = "/nonexistent/dir/bell.svg"
+        #expect {
+            try icons.loadIcon(named: "bell", fromFile: path)
+        } throws: { error in
+            "\(error)".contains(path)
+        }
+    }
+
+    @Test func brokenSVGIsNamedInTheError() throws {
+        let path = "/tmp/badgekit-broken-\(getpid()).svg"
+        let file = try #require(fopen(path, "w"))
+        fputs("<svg xmlns='http://www.w3.org/2000/svg'><path d='M0 0 L", file)
+        fclose(file)
+        defer { unlink(path) }
+        let icons = try IconLibrary()
+        #expect {
+            try icons.loadIcon(named: "mail", fromFile: path)
+        } throws: { error in
+            "\(error)".contains(path)
+        }
+    }
+
+    @Test func anSVGFileReplacesABundledIcon() throws {
+        let path = "/tmp/badgekit-square-\(getpid()).svg"
+        let file = try #require(fopen(path, "w"))
+        fputs("<svg xmlns='http://www.w3.org/2000/svg' width='24' height='24'><rect width='24' height='24'/></svg>", file)
+        fclose(file)
+        defer { unlink(path) }
+        let icons = try IconLibrary()
+        try icons.loadIcon(named: "bell", fromFile: path)
+        let image = try ImageSurface(width: 24, height: 24)
+        try image.draw { cr in
+            #expect(icons.draw("bell", in: Rect(x: 0, y: 0, width: 24, height: 24), color: .black, scale: 1, cr: cr))
+        }
+        // A filled square covers the centre, which the bundled outline bell leaves empty.
+        #expect(image.pixel(x: 12, y: 12).alpha == 255)
+        #expect(image.pixel(x: 1, y: 1).alpha == 255)
+    }
+}
+
+@Suite struct PrerenderedIconMaskTests {
+    /// The masks in Resources/IconMasks must be exactly what librsvg makes of the SVGs beside them;
+    /// after editing an icon, `make icon-masks` regenerates them.
+    @Test(arguments: ["bell", "mail", "chat", "updates"])
+    func shippedMasksEqualLibrsvgRendering(name: String) throws {
+        let icons = try IconLibrary()
+        for pixels in BundledIcons.maskSizes {
+            let shipped = try #require(BundledIcons.mask(name: name, pixels: pixels))
+            let fresh = try icons.renderMaskWithLibrsvg(name, pixels: pixels)
+            #expect(shipped == fresh, "\(name)-\(pixels).a8 is stale: run make icon-masks")
+            #expect(fresh.contains { $0 > 200 }, "\(name) at \(pixels) px draws nothing")
+        }
+    }
+}
