@@ -21,7 +21,7 @@ let package = Package(
         systemLibrary("CXCBTest", pkgConfig: "xcb-xtest", apt: ["libxcb-xtest0-dev"]),
         systemLibrary("CCairo", pkgConfig: "cairo", apt: ["libcairo2-dev"]),
         systemLibrary("CPangoCairo", pkgConfig: "pangocairo", apt: ["libpango1.0-dev"]),
-        systemLibrary("CRsvg", pkgConfig: "librsvg-2.0", apt: ["librsvg2-dev"]),
+        systemLibrary("CRsvg", pkgConfig: nil, apt: ["librsvg2-2"]),  // dlopen()ed on demand
         systemLibrary("CXKBCommonX11", pkgConfig: "xkbcommon-x11", apt: ["libxkbcommon-x11-dev", "libxcb-xkb-dev"]),
         systemLibrary("CLinuxEvents", pkgConfig: nil, apt: ["libc6-dev"]),
         systemLibrary("CDBus", pkgConfig: "dbus-1", apt: ["libdbus-1-dev"]),
@@ -36,7 +36,7 @@ let package = Package(
                 .embedInCode("Icons/bell.svg"), .embedInCode("Icons/mail.svg"),
                 .embedInCode("Icons/chat.svg"), .embedInCode("Icons/updates.svg"),
             ] + ["bell", "mail", "chat", "updates"].flatMap { name in
-                [24, 30, 36, 48].map { Resource.embedInCode("IconMasks/\(name)-\($0).a8") }
+                [12, 16, 24, 30, 32, 36, 48].map { Resource.embedInCode("IconMasks/\(name)-\($0).a8") }
             }
         ),
 

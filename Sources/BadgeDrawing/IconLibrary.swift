@@ -13,9 +13,13 @@ import CRsvg
 /// Each raster is made once per device size and cached. Not Sendable: one per event-loop thread.
 public final class IconLibrary {
     private final class Icon {
-        let handle: UnsafeMutablePointer<RsvgHandle>
-        init(handle: UnsafeMutablePointer<RsvgHandle>) { self.handle = handle }
-        deinit { g_object_unref(UnsafeMutableRawPointer(handle)) }
+        let handle: UnsafeMutableRawPointer
+        let librsvg: Librsvg
+        init(handle: UnsafeMutableRawPointer, librsvg: Librsvg) {
+            self.handle = handle
+            self.librsvg = librsvg
+        }
+        deinit { librsvg.functions.object_unref(handle) }
     }
 
     private final class Raster {
@@ -34,6 +38,15 @@ public final class IconLibrary {
     /// Names whose bundled SVG was replaced by a file: their prerendered masks no longer apply.
     private var overridden: Set<String> = []
     private var rasters: [RasterKey: Raster] = [:]
+    private var loadedLibrsvg: Librsvg?
+
+    /// librsvg, loaded on first use.
+    private func librsvg() throws -> Librsvg {
+        if let loadedLibrsvg { return loadedLibrsvg }
+        let loaded = try Librsvg()
+        loadedLibrsvg = loaded
+        return loaded
+    }
 
     /// Creates a library of the bundled icons (bell, mail, chat, updates). Nothing is parsed yet.
     public init() throws {}
@@ -44,14 +57,13 @@ public final class IconLibrary {
     /// Replaces (or adds) the icon `name` with the SVG file at `path`; throws naming the file if it is
     /// missing or not a valid SVG, so the button is never blank.
     public func loadIcon(named name: String, fromFile path: String) throws {
-        var error: UnsafeMutablePointer<GError>?
-        guard let handle = rsvg_handle_new_from_file(path, &error) else {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if let error { g_error_free(error) }
-            throw DrawingError("cannot load icon \"\(name)\" from \(path): \(reason)")
+        let lib = try librsvg()
+        var error: UnsafeMutablePointer<BadgeGError>?
+        guard let handle = lib.functions.new_from_file(path, &error) else {
+            throw DrawingError("cannot load icon \"\(name)\" from \(path): \(lib.consume(error))")
         }
-        let icon = Icon(handle: handle)
-        try Self.validate(icon.handle, source: path)
+        let icon = Icon(handle: handle, librsvg: lib)
+        try Self.validate(icon, source: path)
         parsed[name] = icon
         overridden.insert(name)
         rasters = rasters.filter { $0.key.name != name }
@@ -109,7 +121,7 @@ public final class IconLibrary {
     private func handle(for name: String) throws -> Icon {
         if let icon = parsed[name] { return icon }
         guard let bytes = BundledIcons.svgData[name] else { throw DrawingError("there is no icon named \"\(name)\"") }
-        let icon = try Self.parse(bytes, source: "bundled icon \"\(name)\"")
+        let icon = try Self.parse(bytes, source: "bundled icon \"\(name)\"", librsvg: try librsvg())
         parsed[name] = icon
         return icon
     }
@@ -122,11 +134,10 @@ public final class IconLibrary {
             cairo_surface_destroy(surface)
             throw DrawingError("cairo could not draw a \(pixels)-pixel icon")
         }
-        var viewport = RsvgRectangle(x: 0, y: 0, width: Double(pixels), height: Double(pixels))
-        var error: UnsafeMutablePointer<GError>?
-        let ok = rsvg_handle_render_document(icon.handle, cr, &viewport, &error)
-        let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-        if let error { g_error_free(error) }
+        var viewport = BadgeRsvgRectangle(x: 0, y: 0, width: Double(pixels), height: Double(pixels))
+        var error: UnsafeMutablePointer<BadgeGError>?
+        let ok = icon.librsvg.functions.render_document(icon.handle, UnsafeMutableRawPointer(cr), &viewport, &error)
+        let reason = ok != 0 ? "" : icon.librsvg.consume(error)
         cairo_destroy(cr)
         guard ok != 0 else {
             cairo_surface_destroy(surface)
@@ -155,35 +166,31 @@ public final class IconLibrary {
         return raster
     }
 
-    private static func parse(_ bytes: [UInt8], source: String) throws -> Icon {
-        var error: UnsafeMutablePointer<GError>?
+    private static func parse(_ bytes: [UInt8], source: String, librsvg: Librsvg) throws -> Icon {
+        var error: UnsafeMutablePointer<BadgeGError>?
         let handle = bytes.withUnsafeBufferPointer { buffer in
-            rsvg_handle_new_from_data(buffer.baseAddress, gsize(buffer.count), &error)
+            librsvg.functions.new_from_data(buffer.baseAddress, buffer.count, &error)
         }
         guard let handle else {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if let error { g_error_free(error) }
-            throw DrawingError("cannot load \(source): \(reason)")
+            throw DrawingError("cannot load \(source): \(librsvg.consume(error))")
         }
-        let icon = Icon(handle: handle)
-        try validate(icon.handle, source: source)
+        let icon = Icon(handle: handle, librsvg: librsvg)
+        try validate(icon, source: source)
         return icon
     }
 
     /// Renders the icon once off-screen so a file that parses but cannot be drawn fails now, by name.
-    private static func validate(_ handle: UnsafeMutablePointer<RsvgHandle>, source: String) throws {
+    private static func validate(_ icon: Icon, source: String) throws {
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 16, 16) else {
             throw DrawingError("cannot check \(source): cairo could not create a surface")
         }
         defer { cairo_surface_destroy(surface) }
         guard let cr = cairo_create(surface) else { throw DrawingError("cannot check \(source): no cairo context") }
         defer { cairo_destroy(cr) }
-        var viewport = RsvgRectangle(x: 0, y: 0, width: 16, height: 16)
-        var error: UnsafeMutablePointer<GError>?
-        if rsvg_handle_render_document(handle, cr, &viewport, &error) == 0 {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if let error { g_error_free(error) }
-            throw DrawingError("cannot draw \(source): \(reason)")
+        var viewport = BadgeRsvgRectangle(x: 0, y: 0, width: 16, height: 16)
+        var error: UnsafeMutablePointer<BadgeGError>?
+        if icon.librsvg.functions.render_document(icon.handle, UnsafeMutableRawPointer(cr), &viewport, &error) == 0 {
+            throw DrawingError("cannot draw \(source): \(icon.librsvg.consume(error))")
         }
     }
 }

@@ -83,7 +83,9 @@ import Testing
             let shipped = try #require(BundledIcons.mask(name: name, pixels: pixels))
             let fresh = try icons.renderMaskWithLibrsvg(name, pixels: pixels)
             #expect(shipped == fresh, "\(name)-\(pixels).a8 is stale: run make icon-masks")
-            #expect(fresh.contains { $0 > 200 }, "\(name) at \(pixels) px draws nothing")
+            // Below 24 px the 1.6-unit strokes are thinner than a pixel and never reach full coverage.
+            let solid: UInt8 = pixels >= 24 ? 200 : 80
+            #expect(fresh.contains { $0 > solid }, "\(name) at \(pixels) px draws nothing")
         }
     }
 }
