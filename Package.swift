@@ -30,7 +30,7 @@ let package = Package(
         .target(
             name: "BadgeResources",
             path: "Resources",
-            exclude: ["screenshot.png", "gallery.png", "badge-demo.desktop"],
+            exclude: ["screenshot.png", "gallery.png", "scaling.png", "badge-demo.desktop"],
             sources: ["BundledIcons.swift"],
             resources: [
                 .embedInCode("Icons/bell.svg"), .embedInCode("Icons/mail.svg"),
@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(name: "badge-demo", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11"]),
 
         // `make bench`: the README's figures, and the bare-XCB baseline they are compared with.
-        .executableTarget(name: "badge-bench", dependencies: ["BadgeCore", "BadgeDrawing", "XvfbHarness"]),
+        .executableTarget(name: "badge-bench", dependencies: ["BadgeCore", "BadgeDrawing", "CCairo", "XvfbHarness"]),
         .executableTarget(name: "bench-baseline-window", dependencies: ["CXCB"]),
         // `make icon-masks`: renders the bundled SVGs with librsvg into Resources/IconMasks.
         .executableTarget(name: "badge-icon-masks", dependencies: ["BadgeDrawing", "BadgeResources"]),

@@ -41,6 +41,8 @@ public final class BadgeController {
     private var scale = 1.0
 
     private var needsDisplay = true
+    /// The clock time of the last `takeDamage` that found the badge at rest, nil while it animates.
+    private var settledAt: Double?
     private var lastPresentation: BadgePresentation?
     private var lastPainted: Rect?
 
@@ -217,10 +219,18 @@ public final class BadgeController {
         return state.animationEnd(after: now)
     }
 
+    /// What the badge painted as of the last `takeDamage` (logical, rounded out), nil when nothing.
+    /// Renderers that redraw a clipped region use it to skip badges outside the region.
+    public var paintedArea: Rect? { lastPainted }
+
     /// The logical rectangle to redraw since the last call (union of what was painted before and what will be painted now), nil if nothing changed.
     /// Painted areas are `paintedBounds` rounded out to whole logical px plus 1 px for anti-aliasing.
     public func takeDamage() -> Rect? {
+        // At rest and unchanged since the last call: nothing to compute (keeps idle toolbars of
+        // thousands of badges cheap per frame).
+        if settledAt.map({ now >= $0 }) == true, !needsDisplay, !hasPendingChange { return nil }
         let current = presentation()
+        settledAt = state.animationEnd(after: now) == nil ? now : nil
         let painted = current.paintedBounds(ringWidth: sanitizedStyle.borderWidth).map(BadgeController.roundedOut)
         defer {
             lastPresentation = current

@@ -43,9 +43,13 @@ public final class Toolbar {
         self.direction = direction
         bounds = Rect(x: 0, y: 0, width: width, height: height)
         let side = metrics.buttonSize
-        let top = ((height - side) / 2).rounded(.down)
+        let columns = metrics.columns(buttonCount: buttons.count)
+        let rows = (buttons.count + columns - 1) / max(columns, 1)
+        let rowsHeight = Double(rows) * side + Double(max(rows - 1, 0)) * metrics.spacing
+        let firstTop = rows > 1 ? metrics.padding : ((height - rowsHeight) / 2).rounded(.down)
         for (index, button) in buttons.enumerated() {
-            let leading = metrics.padding + Double(index) * (side + metrics.spacing)
+            let leading = metrics.padding + Double(index % columns) * (side + metrics.spacing)
+            let top = firstTop + Double(index / columns) * (side + metrics.spacing)
             let x = direction == .leftToRight ? leading : width - leading - side
             button.frame = Rect(x: x, y: top, width: side, height: side)
             let inset = (side - metrics.iconSize) / 2
@@ -53,6 +57,14 @@ public final class Toolbar {
             button.badge.layout(host: button.iconFrame, bounds: bounds, direction: direction, scale: self.scale)
         }
         addDamage(bounds)
+    }
+
+    /// The buttons whose frame or badge paint (as of the last `takeDamage`) meets `rect`: what a
+    /// redraw clipped to `rect` has to paint.
+    public func buttons(intersecting rect: Rect) -> [ToolbarButton] {
+        buttons.filter { button in
+            rect.intersection(button.frame) != nil || button.badge.paintedArea.map { rect.intersection($0) != nil } == true
+        }
     }
 
     /// The button under a point in logical window coordinates, if any.

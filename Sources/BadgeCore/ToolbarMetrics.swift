@@ -11,13 +11,25 @@ public struct ToolbarMetrics: Hashable, Sendable {
     /// Corner radius of the hover and pressed backgrounds.
     public var cornerRadius: Double = 8
 
+    /// Buttons per row before the toolbar wraps into another row; nil: one row.
+    public var maximumColumns: Int?
+
     /// Creates the default metrics.
     public init() {}
 
-    /// The window size that holds `buttonCount` buttons in one row.
+    /// The number of buttons in a full row when there are `buttonCount` buttons.
+    public func columns(buttonCount: Int) -> Int {
+        let count = max(buttonCount, 1)
+        guard let maximumColumns, maximumColumns > 0 else { return count }
+        return min(count, maximumColumns)
+    }
+
+    /// The window size that holds `buttonCount` buttons (in one row, or wrapped at `maximumColumns`).
     public func preferredSize(buttonCount: Int) -> Size {
-        let count = Double(max(buttonCount, 1))
-        return Size(width: padding * 2 + count * buttonSize + (count - 1) * spacing,
-                    height: padding * 2 + buttonSize)
+        let count = max(buttonCount, 1)
+        let columns = Double(columns(buttonCount: count))
+        let rows = Double((count + Int(columns) - 1) / Int(columns))
+        return Size(width: padding * 2 + columns * buttonSize + (columns - 1) * spacing,
+                    height: padding * 2 + rows * buttonSize + (rows - 1) * spacing)
     }
 }

@@ -42,6 +42,7 @@ public final class DemoApplication {
     private var urgent = false
     private var iconText: String?
     private var reducedMotion: Bool
+    private var updatesBlinkRequested = false
 
     /// How long the pointer rests on a button before its tooltip shows, in seconds.
     public static let tooltipDelay = 0.5
@@ -349,7 +350,10 @@ public final class DemoApplication {
             change(chat, cause: .key) { $0.setText(KeyCommand.nextChatText(after: current)) }
         case .toggleBlink:
             guard let updates = toolbar.button(id: "updates") else { return }
-            change(updates, cause: .key) { $0.showDot(blink: !$0.isBlinking) }
+            // Remembered here: under reduced motion the badge shows a steady dot even when asked to blink.
+            updatesBlinkRequested = !(updates.badge.value == .dot && updatesBlinkRequested)
+            let blink = updatesBlinkRequested
+            change(updates, cause: .key) { $0.showDot(blink: blink) }
         case .toggleOverflow:
             guard let mail = toolbar.button(id: "mail") else { return }
             change(mail, cause: .key) { $0.value = .count($0.count == 120 ? 12 : 120) }
@@ -443,6 +447,9 @@ public final class DemoApplication {
                      rootY: origin.y + Int((button.frame.maxY * scale).rounded()) + Int((4 * scale).rounded()),
                      scale: scale, renderer: tooltipRenderer)
         if options.control {
+            // The event promises the tooltip is on the server: wait until it has processed the map and copy.
+            x.flush()
+            x.roundTrip()
             emit(.object([("event", .string("tooltip")), ("visible", .bool(true)), ("id", .string(button.id)),
                           ("text", .string(label)), ("tooltip", tooltipJSON())]))
         }
@@ -455,7 +462,11 @@ public final class DemoApplication {
         if suppress { tooltipSuppressed = true }
         guard let tooltip, tooltip.text != nil else { return }
         tooltip.hide()
-        if options.control { emit(.object([("event", .string("tooltip")), ("visible", .bool(false))])) }
+        if options.control, let x {
+            x.flush()
+            x.roundTrip()
+            emit(.object([("event", .string("tooltip")), ("visible", .bool(false))]))
+        }
     }
 
     private func tooltipJSON() -> JSONValue {

@@ -253,6 +253,39 @@ public final class ChildProcess {
         try writeAll(stdinFD, Array((line + "\n").utf8), what: "stdin of \(executable) (pid \(pid))")
     }
 
+    /// Writes `bytes` to the child's stdin while reading its stdout and stderr meanwhile, so a child
+    /// that answers every line can never deadlock against the test (both pipes full). Throws if the
+    /// child closes stdin or `timeout` passes.
+    public func writeDraining(_ bytes: [UInt8], timeout: Double = 30) throws {
+        guard stdinFD >= 0 else { throw HarnessError("writeDraining: stdin of \(executable) is closed or not a pipe") }
+        let deadline = Deadline(seconds: timeout)
+        var offset = 0
+        while offset < bytes.count {
+            if deadline.hasPassed { throw HarnessError("writeDraining: \(executable) did not read its input within \(timeout) s") }
+            var fds = [pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0),
+                       pollfd(fd: stdoutEOF ? -1 : stdoutFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: stderrEOF ? -1 : stderrFD, events: Int16(POLLIN), revents: 0)]
+            let rc = poll(&fds, 3, deadline.remainingMilliseconds)
+            if rc < 0 {
+                if errno == EINTR { continue }
+                throw HarnessError.posix("poll on the pipes of \(executable)")
+            }
+            if fds[1].revents != 0 { drain(stderr: false) }
+            if fds[2].revents != 0 { drain(stderr: true) }
+            if fds[0].revents & Int16(POLLERR | POLLHUP) != 0 { throw HarnessError("stdin of \(executable) was closed by the child") }
+            if fds[0].revents & Int16(POLLOUT) != 0 {
+                // POLLOUT promises room for PIPE_BUF (4096) bytes: a write that size never blocks.
+                let count = min(4096, bytes.count - offset)
+                let written = bytes.withUnsafeBytes { write(stdinFD, $0.baseAddress.map { $0 + offset }, count) }
+                if written < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    throw HarnessError.posix("write to stdin of \(executable)")
+                }
+                offset += written
+            }
+        }
+    }
+
     /// Closes the child's stdin, so it reads end of file.
     public func closeStdin() {
         if stdinFD >= 0 { close(stdinFD); stdinFD = -1 }

@@ -171,6 +171,15 @@ do {
     benchPresentation(text: text)
     benchBurst(text: text)
     try benchFrames(text: text, icons: icons)
+    let scaling = try ScalingBenchmark.run(text: text, icons: icons)
+    for point in scaling {
+        row("frame with \(point.buttons) badge buttons: one animating / full redraw",
+            "\(Statistics.format(point.damageLimited * 1e3, digits: 3)) ms / \(Statistics.format(point.fullRedraw * 1e3, digits: 3)) ms",
+            "flat / linear")
+    }
+    let plotPath = CommandLine.arguments.dropFirst().first ?? "Resources/scaling.png"
+    try ScalingBenchmark.plot(scaling, text: text, to: plotPath)
+    print("scaling plot: \(plotPath)")
     let demo = try BuiltProducts.executable(named: "badge-demo")
     let baseline = try BuiltProducts.executable(named: "bench-baseline-window")
     let server = try XvfbServer.start(width: 640, height: 480, depth: 24)

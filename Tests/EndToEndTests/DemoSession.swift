@@ -92,14 +92,19 @@ final class DemoSession {
     ///   - name: used for artifact file names.
     ///   - arguments: extra arguments after `--control`.
     ///   - reduceMotion: sets BADGE_REDUCE_MOTION=1 (deterministic pixels) or removes it.
-    init(_ name: String, arguments: [String] = [], reduceMotion: Bool = true, depth: Int = 24) throws {
+    ///   - environment: extra variables for the app (e.g. DBUS_SESSION_BUS_ADDRESS).
+    ///   - beforeLaunch: runs after the server starts and before the app does (e.g. starts a window manager).
+    init(_ name: String, arguments: [String] = [], reduceMotion: Bool = true, depth: Int = 24,
+         environment: [String: String] = [:], beforeLaunch: ((XvfbServer, XTestClient) throws -> Void)? = nil) throws {
         self.name = name
         server = try XvfbServer.start(width: 640, height: 480, depth: depth)
         x = try XTestClient(display: server.display)
         // Park the pointer away from where the window will appear (top-left without a WM).
         try x.movePointerToCorner()
+        try beforeLaunch?(server, x)
         let executable = try BuiltProducts.executable(named: "badge-demo")
-        var variables = ["DISPLAY": server.display]
+        var variables = environment
+        variables["DISPLAY"] = server.display
         if reduceMotion { variables["BADGE_REDUCE_MOTION"] = "1" }
         app = try ChildProcess(executable: executable, arguments: ["--control"] + arguments,
                                environment: .inherited(adding: variables, removing: reduceMotion ? [] : ["BADGE_REDUCE_MOTION"]))

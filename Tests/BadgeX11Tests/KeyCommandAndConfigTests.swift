@@ -1,0 +1,76 @@
+import BadgeCore
+import Testing
+@testable import BadgeX11
+
+@Suite struct KeyCommandTests {
+    @Test func mapsKeysyms() {
+        #expect(KeyCommand.command(forKeysym: 0xff09, control: false, shift: false) == .focusNext)
+        #expect(KeyCommand.command(forKeysym: 0xff09, control: false, shift: true) == .focusPrevious)
+        #expect(KeyCommand.command(forKeysym: 0xfe20, control: false, shift: true) == .focusPrevious)
+        for sym: UInt32 in [0x20, 0xff0d, 0x2b] { #expect(KeyCommand.command(forKeysym: sym, control: false, shift: false) == .increment) }
+        for sym: UInt32 in [0x2d, 0xff08] { #expect(KeyCommand.command(forKeysym: sym, control: false, shift: false) == .decrement) }
+        for sym: UInt32 in [0xffff, 0x30] { #expect(KeyCommand.command(forKeysym: sym, control: false, shift: false) == .clear) }
+        #expect(KeyCommand.command(forKeysym: 0xff1b, control: false, shift: false) == .quit)
+        #expect(KeyCommand.command(forKeysym: 0x71, control: true, shift: false) == .quit)
+        #expect(KeyCommand.command(forKeysym: 0x71, control: false, shift: false) == nil)
+        #expect(KeyCommand.command(forKeysym: 0x74, control: true, shift: false) == nil)
+        #expect(KeyCommand.command(forKeysym: 0x61, control: false, shift: false) == nil)
+    }
+
+    @Test func cyclesChatTexts() {
+        #expect(KeyCommand.nextChatText(after: "New") == "一个信息")
+        #expect(KeyCommand.nextChatText(after: "Super long text badge") == "New")
+        #expect(KeyCommand.nextChatText(after: nil) == "New")
+    }
+}
+
+@Suite struct ToolbarConfigTests {
+    func parse(_ text: String) -> Result<ToolbarConfig, ToolbarConfig.Error> {
+        Result { () throws(ToolbarConfig.Error) in try ToolbarConfig.parse(Array(text.utf8), file: "t.json") }
+    }
+
+    @Test func parsesAFullConfig() throws {
+        let config = try parse("""
+            {"theme": "dark", "scale": 2, "buttons": [
+              {"id": "a", "icon": "bell", "label": "A", "content": {"kind": "count", "count": 5},
+               "style": {"background": "#102030", "textColor": "#FFFFFF", "fontSize": 13, "maximumCount": 9, "maximumTextLength": 4}},
+              {"id": "b", "icon": "/x/y.svg", "content": {"kind": "dot", "blink": true}},
+              {"id": "c", "content": {"kind": "text", "text": "hi"}}]}
+            """).get()
+        #expect(config.theme == .dark && config.scale == 2)
+        #expect(config.buttons.map(\.id) == ["a", "b", "c"])
+        #expect(config.buttons[0].content == .count(5) && config.buttons[0].format.maximumCount == 9)
+        #expect(config.buttons[0].style.backgroundColor == Color(hex: "#102030") && config.buttons[0].style.font.size == 13)
+        #expect(config.buttons[1].iconPath == "/x/y.svg" && config.buttons[1].blinks)
+        #expect(config.buttons[2].label == "c" && config.buttons[2].iconName == "c")
+    }
+
+    @Test(arguments: [
+        ("{}", "t.json: buttons: missing"),
+        ("[1]", "t.json: top level"),
+        ("{\"buttons\": [{\"id\": \"a b\"}]}", "buttons[0].id"),
+        ("{\"buttons\": [{\"id\": \"all\"}]}", "buttons[0].id"),
+        ("{\"buttons\": [{\"id\": \"a\", \"style\": {\"textColor\": \"#12345\"}}]}", "buttons[0].style.textColor"),
+        ("{\"buttons\": [{\"id\": \"a\", \"style\": {\"maximumCount\": 0}}]}", "buttons[0].style.maximumCount"),
+        ("{\"buttons\": [{\"id\": \"a\", \"content\": {\"kind\": \"blob\"}}]}", "buttons[0].content.kind"),
+        ("{\"buttons\": [{\"id\": \"a\", \"content\": {\"kind\": \"count\", \"count\": -2}}]}", "buttons[0].content.count"),
+        ("{\"buttons\": [{\"id\": 7}]}", "buttons[0].id: expected a string"),
+    ])
+    func rejectsWithFileFieldAndReason(text: String, expected: String) {
+        switch parse(text) {
+        case .success: Issue.record("\(text) should be rejected")
+        case .failure(let error):
+            #expect(error.message.hasPrefix("t.json: ") && error.message.contains(expected), "\(error.message)")
+            #expect(!error.message.contains("\n"))
+        }
+    }
+
+    @Test func defaultToolbarHasEveryBadgeKind() {
+        let config = DemoToolbar.defaultConfig
+        #expect(config.buttons.map(\.id) == DemoOptions.buttonIDs)
+    }
+
+    @Test func windowIconText() {
+        #expect(WindowIcon.badgeText(total: 0) == "" && WindowIcon.badgeText(total: 7) == "7" && WindowIcon.badgeText(total: 100) == "99+")
+    }
+}

@@ -1,0 +1,190 @@
+import Glibc
+import Testing
+import XvfbHarness
+
+/// A real window manager (openbox, i3) running on a test server.
+final class WindowManager {
+    let name: String
+    private(set) var process: ChildProcess
+    private let display: String
+    private let x: XTestClient
+
+    /// Starts `name` and waits until it has announced itself (_NET_SUPPORTING_WM_CHECK on the root).
+    init(_ name: String, display: String, x: XTestClient) throws {
+        self.name = name
+        self.display = display
+        self.x = x
+        process = try Self.launch(name, display: display, x: x)
+    }
+
+    private static func launch(_ name: String, display: String, x: XTestClient) throws -> ChildProcess {
+        guard let path = findOnPath(name) else { throw HarnessError("\(name) is not installed") }
+        var arguments: [String] = []
+        let variables = ["DISPLAY": display]
+        if name == "i3" {
+            // A minimal config: no bar, no key bindings that could catch test keys.
+            let config = try Artifacts.path(for: "i3-test-config-\(getpid())")
+            let text = "# i3 config file (v4)\nfont pango:DejaVu Sans 8\nfocus_follows_mouse no\nfor_window [class=\"BadgeDemo\"] floating enable\n"
+            let fd = open(config, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard fd >= 0 else { throw HarnessError("cannot write \(config)") }
+            _ = text.withCString { write(fd, $0, strlen($0)) }
+            close(fd)
+            arguments = ["-c", config]
+        }
+        try x.selectPropertyChanges(window: x.root)
+        // Output goes to a file: an unread pipe could fill up and stall the window manager.
+        let log = try Artifacts.path(for: "\(name)-\(getpid())-\(display.dropFirst()).log")
+        let process = try ChildProcess(executable: path, arguments: arguments, environment: .inherited(adding: variables),
+                                       stdin: .null, stdout: .file(log), stderr: .file(log + ".err"))
+        try x.waitForProperty(window: x.root, name: "_NET_SUPPORTING_WM_CHECK", timeout: 10) { $0 != nil && $0?.bytes.count == 4 }
+        // The check window appears early in a WM's start-up: wait until it really manages a window.
+        let probe = try ChildProcess(executable: try BuiltProducts.executable(named: "badge-demo"), arguments: [],
+                                     environment: .inherited(adding: ["DISPLAY": display]), stdin: .null, stdout: .null)
+        defer { probe.kill(SIGKILL); probe.waitForExit(timeout: 5) }
+        let windows = try runClient("xdotool", ["search", "--sync", "--pid", String(probe.pid)], display: display)
+        guard let probeWindow = windows.split(separator: "\n").compactMap({ UInt32($0) }).first else {
+            throw HarnessError("no probe window for \(name)")
+        }
+        // A map request that arrives while the WM is still starting can be lost (seen with openbox):
+        // ask again until the probe is managed.
+        let deadline = Deadline(seconds: 15)
+        while true {
+            do {
+                try x.waitForProperty(window: probeWindow, name: "WM_STATE", timeout: 1) { $0 != nil }
+                break
+            } catch {
+                if deadline.hasPassed { throw error }
+                try x.map(window: probeWindow)
+            }
+        }
+        return process
+    }
+
+    /// Kills the window manager without letting it clean up, and waits for it to be gone.
+    func kill() {
+        process.kill(SIGKILL)
+        process.waitForExit(timeout: 5)
+    }
+
+    /// Starts it again after `kill()`.
+    func restart() throws {
+        process = try Self.launch(name, display: display, x: x)
+    }
+
+    deinit {
+        process.kill(SIGKILL)
+        process.waitForExit(timeout: 5)
+    }
+}
+
+/// Runs a command-line X client (xdotool, wmctrl) on the session's display; returns its stdout.
+@discardableResult
+func runClient(_ name: String, _ arguments: [String], display: String) throws -> String {
+    guard let path = findOnPath(name) else { throw HarnessError("\(name) is not installed") }
+    let tool = try ChildProcess(executable: path, arguments: arguments, environment: .inherited(adding: ["DISPLAY": display]))
+    var lines: [String] = []
+    do {
+        while let line = try tool.readLine(timeout: 10) { lines.append(line) }
+    } catch {
+        tool.kill(SIGKILL)
+        throw HarnessError("\(name) \(arguments.joined(separator: " ")): \(error)")
+    }
+    let status = tool.waitForExit(timeout: 10)
+    guard status == .exited(0) else {
+        throw HarnessError("\(name) \(arguments.joined(separator: " ")): \(status?.description ?? "still running"); \(tool.stderrText)")
+    }
+    return lines.joined(separator: "\n")
+}
+
+/// The app under real window managers: managed, urgency through the WM, surviving the WM's death.
+@Suite("E2E: under a window manager", .timeLimit(.minutes(2)))
+struct WindowManagerTests {
+    static var managers: [String] { (getenv("BADGE_TEST_WMS").map { String(cString: $0).split(separator: ",").map(String.init) } ?? ["openbox", "i3"]).filter { findOnPath($0) != nil } }
+
+    @Test("Managed, resized, urgent while another window is active, and alive when the WM dies and comes back",
+          .serialized, arguments: WindowManagerTests.managers)
+    func underWindowManager(_ wmName: String) throws {
+        var wm: WindowManager?
+        let s = try DemoSession("wm-\(wmName)") { server, x in
+            wm = try WindowManager(wmName, display: server.display, x: x)
+        }
+        let manager = try #require(wm)
+        try s.x.waitForProperty(window: s.window, name: "WM_STATE", timeout: 10) { $0 != nil }
+        #expect(try s.x.parent(ofWindow: s.window) != s.x.root, "\(wmName) did not reparent the window")
+
+        // A real client sees the window by its title and class.
+        let found = try runClient("xdotool", ["search", "--name", "Badges"], display: s.server.display)
+        #expect(found.split(separator: "\n").contains(Substring(String(s.window))), "xdotool search: \(found)")
+        if findOnPath("wmctrl") != nil {
+            let list = try runClient("wmctrl", ["-l", "-p"], display: s.server.display)
+            #expect(list.contains("(15) Badges") && list.contains(String(s.app.pid)), "wmctrl -l -p: \(list)")
+        }
+
+        // Another window takes the focus; a rising count makes ours urgent through the WM.
+        let other = try ChildProcess(executable: try BuiltProducts.executable(named: "badge-demo"), arguments: ["--count", "bell=0"],
+                                     environment: .inherited(adding: ["DISPLAY": s.server.display]), stdin: .null, stdout: .null)
+        defer { other.kill(SIGKILL); other.waitForExit(timeout: 5) }
+        let otherWindow = try runClient("xdotool", ["search", "--sync", "--onlyvisible", "--pid", String(other.pid)],
+                                        display: s.server.display).split(separator: "\n").first.map(String.init) ?? ""
+        try runClient("xdotool", ["windowactivate", "--sync", otherWindow], display: s.server.display)
+        try s.sync()
+        try s.command("state")
+        #expect(try s.app.readEvent(named: "state", timeout: 10)["windowFocused"]?.bool == false)
+        let demands = try s.x.atom("_NET_WM_STATE_DEMANDS_ATTENTION")
+        try s.x.selectPropertyChanges(window: s.window)
+        try s.command("inc bell")
+        _ = try s.nextChange()
+        try s.sync()
+        // openbox records the request in _NET_WM_STATE; i3 takes it (and WM_HINTS) but does not write the property back.
+        if wmName == "openbox" {
+            try waitForAttention()
+        }
+        func waitForAttention() throws {
+            try s.x.waitForProperty(window: s.window, name: "_NET_WM_STATE", timeout: 5) { p in
+            guard let p else { return false }
+                return p.bytes.withUnsafeBytes { raw in (0..<(raw.count / 4)).contains { raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self) == demands } }
+            }
+        }
+        #expect(try s.x.cardinals(window: s.window, name: "WM_HINTS").first.map { $0 & 256 != 0 } == true)
+        try runClient("xdotool", ["windowactivate", "--sync", String(s.window)], display: s.server.display)
+        _ = try s.app.readEvent(named: "urgent", timeout: 5) { $0["urgent"]?.bool == false }
+        // The other window could cover ours once the WM is gone.
+        other.kill(SIGKILL)
+        other.waitForExit(timeout: 5)
+        try s.x.waitForProperty(window: s.window, name: "WM_HINTS", timeout: 5) { p in
+            (p?.bytes.count ?? 0) >= 4 && (p?.bytes[1] ?? 1) & 1 == 0
+        }
+
+        // Resized by a client through the WM.
+        // The WM decides the final size (i3 may adjust it), so wait for any change rather than an exact one.
+        let oldGeometry = try s.x.geometry(ofWindow: s.window)
+        try runClient("xdotool", ["windowsize", String(s.window), "320", "100"], display: s.server.display)
+        let resizeDeadline = Deadline(seconds: 5)
+        while try s.x.geometry(ofWindow: s.window) == oldGeometry, !resizeDeadline.hasPassed { try s.sync() }
+        try s.sync()
+        let geometry = try s.x.geometry(ofWindow: s.window)
+        // A tiling WM (i3) keeps tiled windows at the tile's size; either way the layout follows the real size.
+        if wmName == "openbox" { #expect(geometry != oldGeometry, "\(wmName) did not resize the window") }
+        let bell = try s.state().button("bell")
+        #expect(bell.button.y == (geometry.height - bell.button.height) / 2, "layout after resize to \(geometry)")
+
+        // The window manager dies: the app keeps running, its state and its window.
+        manager.kill()
+        try s.sync()
+        #expect(s.app.waitForExit(timeout: 0) == nil, "the app exited when \(wmName) died: \(s.app.stderrText)")
+        #expect(try s.state().button("bell").text == "4")
+        #expect(try s.x.isViewable(window: s.window), "the window is gone after \(wmName) died")
+        try s.moveAwayAndSync()
+        try s.click(MouseButton.left, on: "bell")
+        #expect(try s.nextChange()["text"]?.string == "5")
+
+        // And comes back: managed again, still alive.
+        try manager.restart()
+        try s.x.waitForProperty(window: s.window, name: "WM_STATE", timeout: 10) { $0 != nil }
+        try s.sync()
+        #expect(s.app.waitForExit(timeout: 0) == nil)
+        #expect(try s.state().button("bell").text == "5")
+        try s.x.sendDeleteWindow(window: s.window)
+        #expect(s.app.waitForExit(timeout: 5) == .exited(0))
+    }
+}
