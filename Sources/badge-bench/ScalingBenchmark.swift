@@ -19,7 +19,7 @@ enum ScalingBenchmark {
             let clock = ManualClock(now: 1)
             let buttons = (0..<count).map { index in
                 ToolbarButton(id: "b\(index)", iconName: index % 2 == 0 ? "bell" : "mail",
-                              badge: BadgeController(accessibilityLabel: "B", content: .count(index % 120), clock: clock, measurer: text))
+                              badge: BadgeController(accessibilityLabel: "B", content: .count(index % 120 + 1), clock: clock, measurer: text))
             }
             var metrics = ToolbarMetrics()
             metrics.maximumColumns = 40
@@ -51,7 +51,7 @@ enum ScalingBenchmark {
 
     /// Writes a log-log plot of both curves as a PNG.
     static func plot(_ points: [Point], text: TextLayouts, to path: String) throws {
-        let width = 640.0, height = 360.0, left = 70.0, right = 20.0, top = 40.0, bottom = 50.0
+        let width = 640.0, height = 360.0, left = 70.0, right = 40.0, top = 40.0, bottom = 50.0
         let image = try ImageSurface(width: Int(width), height: Int(height))
         let values = points.flatMap { [$0.damageLimited, $0.fullRedraw] }.map { $0 * 1e3 }
         let lowest = log10(max(values.min() ?? 0.001, 1e-4)).rounded(.down)
@@ -81,7 +81,9 @@ enum ScalingBenchmark {
                 cairo_set_source_rgb(cr, 0.88, 0.88, 0.88)
                 cairo_move_to(cr, xx, top); cairo_line_to(cr, xx, height - bottom); cairo_stroke(cr)
                 cairo_set_source_rgb(cr, 0.3, 0.3, 0.3)
-                text.draw("\(count)", font: font, at: BadgeCore.Point(x: xx - 10, y: height - bottom + 6), in: cr)
+                let label = "\(count)"
+                let labelWidth = text.extents(of: label, font: font).logical.width
+                text.draw(label, font: font, at: BadgeCore.Point(x: xx - labelWidth / 2, y: height - bottom + 6), in: cr)
             }
             text.draw("badge buttons in the window", font: font, at: BadgeCore.Point(x: width / 2 - 80, y: height - 22), in: cr)
             let series: [(String, (Point) -> Double, (Double, Double, Double))] = [
