@@ -51,12 +51,24 @@ public final class Toolbar {
             let leading = metrics.padding + Double(index % columns) * (side + metrics.spacing)
             let top = firstTop + Double(index / columns) * (side + metrics.spacing)
             let x = direction == .leftToRight ? leading : width - leading - side
-            button.frame = Rect(x: x, y: top, width: side, height: side)
+            // Geometry is rounded once, here, to whole device pixels: hover surfaces, focus rings and
+            // icons are crisp at 1.25× and 1.5× too, and every part rounds the same way.
+            button.frame = snapped(Rect(x: x, y: top, width: side, height: side))
             let inset = (side - metrics.iconSize) / 2
-            button.iconFrame = button.frame.insetBy(dx: inset, dy: inset)
+            let iconPixels = (metrics.iconSize * self.scale).rounded()
+            let iconX = ((button.frame.minX + inset) * self.scale).rounded() / self.scale
+            let iconY = ((button.frame.minY + inset) * self.scale).rounded() / self.scale
+            button.iconFrame = Rect(x: iconX, y: iconY, width: iconPixels / self.scale, height: iconPixels / self.scale)
             button.badge.layout(host: button.iconFrame, bounds: bounds, direction: direction, scale: self.scale)
         }
         addDamage(bounds)
+    }
+
+    /// `rect` with its edges moved to the nearest device pixel.
+    private func snapped(_ rect: Rect) -> Rect {
+        let x0 = (rect.minX * scale).rounded(), y0 = (rect.minY * scale).rounded()
+        let x1 = (rect.maxX * scale).rounded(), y1 = (rect.maxY * scale).rounded()
+        return Rect(x: x0 / scale, y: y0 / scale, width: (x1 - x0) / scale, height: (y1 - y0) / scale)
     }
 
     /// The buttons whose frame or badge paint (as of the last `takeDamage`) meets `rect`: what a

@@ -47,7 +47,7 @@ public final class ToolbarRenderer {
         // in which one badge animates does not grow with the number of buttons.
         let visibleButtons = clip.map { toolbar.buttons(intersecting: $0) } ?? toolbar.buttons
         for button in visibleButtons {
-            drawButtonSurface(button, cr: cr)
+            drawButtonSurface(button, toolbarScale: scale, cr: cr)
         }
         let presentations = visibleButtons.map { $0.badge.presentation(at: time) }
         // Icons go into a group from which the badges' rings are cut out (libadwaita-style knockout).
@@ -81,7 +81,7 @@ public final class ToolbarRenderer {
         return theme.background
     }
 
-    private func drawButtonSurface(_ button: ToolbarButton, cr: OpaquePointer) {
+    private func drawButtonSurface(_ button: ToolbarButton, toolbarScale: Double, cr: OpaquePointer) {
         let frame = button.frame
         if button.isPressed || button.isHovered {
             CairoPaths.roundedRect(cr, frame, radius: 8)
@@ -89,8 +89,11 @@ public final class ToolbarRenderer {
             cairo_fill(cr)
         }
         if button.isFocused {
-            CairoPaths.roundedRect(cr, frame.insetBy(dx: 1, dy: 1), radius: 7)
-            cairo_set_line_width(cr, 2)
+            // A ring of whole device pixels (2 logical, rounded), stroked on the pixel grid.
+            let scale = max(toolbarScale, 0.5)
+            let width = max(1, (2 * scale).rounded()) / scale
+            CairoPaths.roundedRect(cr, frame.insetBy(dx: width / 2, dy: width / 2), radius: 8 - width / 2)
+            cairo_set_line_width(cr, width)
             CairoPaths.setColor(cr, theme.focusRing)
             cairo_stroke(cr)
         }
