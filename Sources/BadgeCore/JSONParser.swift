@@ -1,0 +1,207 @@
+/// Why a JSON text was rejected: the reason and the byte offset where it was found.
+public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was wrong ("expected ':' after an object key").
+    public let reason: String
+    /// The byte offset in the text.
+    public let offset: Int
+
+    /// "REASON at byte OFFSET".
+    public var description: String { "\(reason) at byte \(offset)" }
+}
+
+extension JSONValue {
+    /// Parses a JSON text (RFC 8259) without Foundation, so configuration files cost the demo no extra
+    /// libraries. Integers that fit in `Int` become `.int`, other numbers `.double`; object keys keep
+    /// their order. Nesting deeper than 64 levels, a duplicate key and trailing text are errors.
+    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+        var parser = JSONTextParser(bytes: bytes)
+        parser.skipSpace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipSpace()
+        guard parser.index == bytes.count else { throw parser.error("unexpected text after the JSON value") }
+        return value
+    }
+
+    /// The member `key` of an object (nil for other values or a missing key).
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+}
+
+private struct JSONTextParser {
+    let bytes: [UInt8]
+    var index = 0
+
+    func error(_ reason: String) -> JSONParseError { JSONParseError(reason: reason, offset: index) }
+
+    mutating func skipSpace() {
+        while index < bytes.count, [0x20, 0x09, 0x0a, 0x0d].contains(bytes[index]) { index += 1 }
+    }
+
+    mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard depth <= 64 else { throw error("nested more than 64 levels deep") }
+        guard index < bytes.count else { throw error("unexpected end of the text") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "["): return try parseArray(depth: depth)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expect("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
+        }
+    }
+
+    mutating func expect(_ word: String) throws(JSONParseError) {
+        for byte in word.utf8 {
+            guard index < bytes.count, bytes[index] == byte else { throw error("expected \(word)") }
+            index += 1
+        }
+    }
+
+    mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+        index += 1
+        var members: [(String, JSONValue)] = []
+        var keys = Set<String>()
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        while true {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let key = try parseString()
+            guard keys.insert(key).inserted else { throw error("duplicate key \"\(key.prefix(40))\"") }
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after an object key") }
+            index += 1
+            skipSpace()
+            members.append((key, try parseValue(depth: depth + 1)))
+            skipSpace()
+            guard index < bytes.count else { throw error("unexpected end of the text in an object") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            throw error("expected ',' or '}' in an object")
+        }
+    }
+
+    mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+        index += 1
+        var items: [JSONValue] = []
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+        while true {
+            skipSpace()
+            items.append(try parseValue(depth: depth + 1))
+            skipSpace()
+            guard index < bytes.count else { throw error("unexpected end of the text in an array") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            throw error("expected ',' or ']' in an array")
+        }
+    }
+
+    mutating func parseString() throws(JSONParseError) -> String {
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var raw: [UInt8] = []
+        func flush() throws(JSONParseError) {
+            guard !raw.isEmpty else { return }
+            guard let text = String(validating: raw, as: UTF8.self) else { throw error("a string is not valid UTF-8") }
+            scalars.append(contentsOf: text.unicodeScalars)
+            raw.removeAll(keepingCapacity: true)
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                try flush()
+                return String(scalars)
+            case UInt8(ascii: "\\"):
+                try flush()
+                index += 1
+                guard index < bytes.count else { break }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): scalars.append("\"")
+                case UInt8(ascii: "\\"): scalars.append("\\")
+                case UInt8(ascii: "/"): scalars.append("/")
+                case UInt8(ascii: "b"): scalars.append("\u{8}")
+                case UInt8(ascii: "f"): scalars.append("\u{c}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"):
+                    var code = try parseHex4()
+                    if (0xD800...0xDBFF).contains(code) {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                            throw error("a lone UTF-16 surrogate in a string")
+                        }
+                        index += 2
+                        let low = try parseHex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw error("a lone UTF-16 surrogate in a string") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { throw error("a lone UTF-16 surrogate in a string") }
+                    scalars.append(scalar)
+                default: throw error("unknown escape in a string")
+                }
+            case 0..<0x20:
+                throw error("a control character in a string")
+            default:
+                raw.append(byte)
+                index += 1
+            }
+        }
+        throw error("a string is not closed")
+    }
+
+    mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("expected four hex digits after \\u") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("expected four hex digits after \\u")
+            }
+            value = value * 16 + digit
+            index += 1
+        }
+        return value
+    }
+
+    mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = index
+        var isInteger = true
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        func digits() -> Int {
+            let first = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            return index - first
+        }
+        let integerDigits = digits()
+        guard integerDigits > 0 else { throw error("expected digits in a number") }
+        if integerDigits > 1, bytes[index - integerDigits] == UInt8(ascii: "0") { throw error("a number with a leading zero") }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard digits() > 0 else { throw error("expected digits after the decimal point") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { throw error("expected digits in an exponent") }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if isInteger, let value = Int(text) { return .int(value) }
+        guard let value = Double(text), value.isFinite else { throw JSONParseError(reason: "number \(text.prefix(40)) is out of range", offset: start) }
+        return .double(value)
+    }
+}
