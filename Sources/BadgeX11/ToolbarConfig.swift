@@ -1,5 +1,4 @@
 import BadgeCore
-import FoundationEssentials
 import Glibc
 
 /// The toolbar described by a JSON file (`badge-demo --config FILE`):
@@ -73,76 +72,86 @@ public struct ToolbarConfig: Sendable {
 
     /// Decodes and checks JSON text; `file` names it in errors.
     public static func parse(_ bytes: [UInt8], file: String) throws(Error) -> ToolbarConfig {
-        let raw: RawConfig
+        let root: JSONValue
         do {
-            raw = try JSONDecoder().decode(RawConfig.self, from: Data(bytes))
-        } catch let error as DecodingError {
-            throw Error(message: "\(file): \(describe(error))")
+            root = try JSONValue.parse(bytes)
         } catch {
             throw Error(message: "\(file): not valid JSON (\(error))")
         }
         func fail(_ field: String, _ reason: String) -> Error { Error(message: "\(file): \(field): \(reason)") }
+        let fields = ConfigFields(fail: fail)
+        guard case .object = root else { throw fail("top level", "expected an object") }
         var config = ToolbarConfig(buttons: [], theme: nil, scale: nil)
-        if let name = raw.theme {
+        if let name = try fields.string(root["theme"], "theme") {
             guard let theme = Theme.named(name) else { throw fail("theme", "must be \"light\" or \"dark\", not \"\(name.prefix(40))\"") }
             config.theme = theme
         }
-        if let scale = raw.scale {
+        if let scale = try fields.number(root["scale"], "scale") {
             guard scale.isFinite, scale >= 0.5, scale <= 4 else { throw fail("scale", "must be a number from 0.5 to 4, not \(scale)") }
             config.scale = scale
         }
-        guard let buttons = raw.buttons else { throw fail("buttons", "missing: the toolbar needs at least one button") }
+        guard let buttons = try fields.array(root["buttons"], "buttons") else {
+            throw fail("buttons", "missing: the toolbar needs at least one button")
+        }
         guard !buttons.isEmpty, buttons.count <= 32 else { throw fail("buttons", "must list 1 to 32 buttons, not \(buttons.count)") }
         var seen = Set<String>()
         for (index, b) in buttons.enumerated() {
             let at = "buttons[\(index)]"
-            guard let id = b.id else { throw fail("\(at).id", "missing") }
+            guard case .object = b else { throw fail(at, "expected an object") }
+            guard let id = try fields.string(b["id"], "\(at).id") else { throw fail("\(at).id", "missing") }
             guard !id.isEmpty, id.utf8.count <= 64, id != "all",
                   id.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7f }) else {
                 throw fail("\(at).id", "\"\(id.prefix(40))\" must be 1 to 64 characters without spaces, and not \"all\"")
             }
             guard seen.insert(id).inserted else { throw fail("\(at).id", "\"\(id)\" is used by an earlier button") }
-            var button = Button(id: id, iconName: nil, iconPath: nil, label: b.label ?? id, content: .none, blinks: false,
-                                style: BadgeStyle(), format: BadgeFormat())
-            let icon = b.icon ?? id
+            var button = Button(id: id, iconName: nil, iconPath: nil, label: try fields.string(b["label"], "\(at).label") ?? id,
+                                content: .none, blinks: false, style: BadgeStyle(), format: BadgeFormat())
+            let icon = try fields.string(b["icon"], "\(at).icon") ?? id
             guard !icon.isEmpty else { throw fail("\(at).icon", "must not be empty") }
             if icon.contains("/") || icon.hasSuffix(".svg") { button.iconPath = icon } else { button.iconName = icon }
-            if let content = b.content {
-                switch content.kind {
+            if let content = b["content"], content != .null {
+                guard case .object = content else { throw fail("\(at).content", "expected an object") }
+                guard let kind = try fields.string(content["kind"], "\(at).content.kind") else { throw fail("\(at).content.kind", "missing") }
+                switch kind {
                 case "none": button.content = .none
                 case "count":
-                    guard let count = content.count else { throw fail("\(at).content.count", "missing for kind \"count\"") }
+                    guard let count = try fields.integer(content["count"], "\(at).content.count") else {
+                        throw fail("\(at).content.count", "missing for kind \"count\"")
+                    }
                     guard count >= 0 else { throw fail("\(at).content.count", "must be 0 or more, not \(count)") }
                     button.content = .count(count)
                 case "text":
-                    guard let text = content.text else { throw fail("\(at).content.text", "missing for kind \"text\"") }
+                    guard let text = try fields.string(content["text"], "\(at).content.text") else {
+                        throw fail("\(at).content.text", "missing for kind \"text\"")
+                    }
                     button.content = .text(text)
                 case "dot":
                     button.content = .dot
-                    button.blinks = content.blink ?? false
+                    button.blinks = try fields.bool(content["blink"], "\(at).content.blink") ?? false
                 default:
-                    throw fail("\(at).content.kind", "must be none, count, text or dot, not \"\(content.kind.prefix(40))\"")
+                    throw fail("\(at).content.kind", "must be none, count, text or dot, not \"\(kind.prefix(40))\"")
                 }
             }
-            if let style = b.style {
-                func colour(_ value: String?, _ name: String) throws(Error) -> Color? {
-                    guard let value else { return nil }
+            if let style = b["style"], style != .null {
+                guard case .object = style else { throw fail("\(at).style", "expected an object") }
+                func colour(_ name: String) throws(Error) -> Color? {
+                    guard let value = try fields.string(style[name], "\(at).style.\(name)") else { return nil }
                     guard let colour = Color(hex: value), value.count == 7 else {
                         throw fail("\(at).style.\(name)", "\"\(value.prefix(40))\" is not a colour \"#RRGGBB\"")
                     }
                     return colour
                 }
-                if let c = try colour(style.background, "background") { button.style.backgroundColor = c }
-                if let c = try colour(style.textColor, "textColor") { button.style.textColor = c }
-                if let size = style.fontSize {
+                if let c = try colour("background") { button.style.backgroundColor = c }
+                if let c = try colour("textColor") { button.style.textColor = c }
+                if let size = try fields.number(style["fontSize"], "\(at).style.fontSize") {
                     guard size.isFinite, size >= 4, size <= 72 else { throw fail("\(at).style.fontSize", "must be from 4 to 72, not \(size)") }
                     button.style.font.size = size
                 }
-                if let maximum = style.maximumCount {
+                if let maximum = try fields.integer(style["maximumCount"], "\(at).style.maximumCount") {
                     guard maximum >= 1 else { throw fail("\(at).style.maximumCount", "must be 1 or more, not \(maximum)") }
                     button.format.maximumCount = maximum
                 }
-                if let length = style.maximumTextLength {
+                if let length = try fields.integer(style["maximumTextLength"], "\(at).style.maximumTextLength") {
                     guard length >= 1, length <= 1000 else {
                         throw fail("\(at).style.maximumTextLength", "must be from 1 to 1000, not \(length)")
                     }
@@ -153,68 +162,51 @@ public struct ToolbarConfig: Sendable {
         }
         return config
     }
+}
 
-    private static func describe(_ error: DecodingError) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            var text = ""
-            for key in keys {
-                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
-            }
-            return text.isEmpty ? "top level" : text
-        }
-        switch error {
-        case .typeMismatch(let type, let context):
-            return "\(path(context.codingPath)): expected \(typeName(type))"
-        case .valueNotFound(let type, let context):
-            return "\(path(context.codingPath)): expected \(typeName(type)), found null"
-        case .keyNotFound(let key, let context):
-            return "\(path(context.codingPath + [key])): missing"
-        case .dataCorrupted(let context):
-            let reason = context.underlyingError.map { "not valid JSON (\($0))" } ?? context.debugDescription
-            return "\(path(context.codingPath)): \(reason)"
-        @unknown default:
-            return "\(error)"
+/// Typed reads of optional JSON fields; a value of the wrong type names the field and what was expected.
+private struct ConfigFields {
+    let fail: (String, String) -> ToolbarConfig.Error
+
+    func string(_ value: JSONValue?, _ field: String) throws(ToolbarConfig.Error) -> String? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        default: throw fail(field, "expected a string")
         }
     }
 
-    private static func typeName(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: return "a string"
-        case is Int.Type, is Double.Type: return "a number"
-        case is Bool.Type: return "true or false"
-        default:
-            let name = String(describing: type)
-            return name.hasPrefix("Array") ? "an array" : name.hasPrefix("Raw") || name.hasPrefix("Dictionary") ? "an object" : name
+    func number(_ value: JSONValue?, _ field: String) throws(ToolbarConfig.Error) -> Double? {
+        switch value {
+        case nil, .null?: return nil
+        case .int(let number)?: return Double(number)
+        case .double(let number)?: return number
+        default: throw fail(field, "expected a number")
         }
     }
 
-    // The file's shape, everything optional so the checks above can name what is missing.
-    private struct RawConfig: Decodable {
-        var theme: String?
-        var scale: Double?
-        var buttons: [RawButton]?
+    func integer(_ value: JSONValue?, _ field: String) throws(ToolbarConfig.Error) -> Int? {
+        switch value {
+        case nil, .null?: return nil
+        case .int(let number)?: return number
+        case .double(let number)?: throw fail(field, "expected a whole number, not \(number)")
+        default: throw fail(field, "expected a number")
+        }
     }
 
-    private struct RawButton: Decodable {
-        var id: String?
-        var icon: String?
-        var label: String?
-        var content: RawContent?
-        var style: RawStyle?
+    func bool(_ value: JSONValue?, _ field: String) throws(ToolbarConfig.Error) -> Bool? {
+        switch value {
+        case nil, .null?: return nil
+        case .bool(let flag)?: return flag
+        default: throw fail(field, "expected true or false")
+        }
     }
 
-    private struct RawContent: Decodable {
-        var kind: String
-        var count: Int?
-        var text: String?
-        var blink: Bool?
-    }
-
-    private struct RawStyle: Decodable {
-        var background: String?
-        var textColor: String?
-        var fontSize: Double?
-        var maximumCount: Int?
-        var maximumTextLength: Int?
+    func array(_ value: JSONValue?, _ field: String) throws(ToolbarConfig.Error) -> [JSONValue]? {
+        switch value {
+        case nil, .null?: return nil
+        case .array(let items)?: return items
+        default: throw fail(field, "expected an array")
+        }
     }
 }
