@@ -68,3 +68,27 @@ bench: test-deps
 
 clean:
 	rm -rf .build
+
+# Reliability: `make soak` runs the soak test at full length (100,000 animated changes; release build
+# with -enable-testing in its own build directory), `make sanitize` the whole suite under
+# AddressSanitizer (own build directory; leak detection off, see README). Both need the test packages.
+SOAK_BUILD := .build/soak
+ASAN_BUILD := .build/asan
+ASAN_LOGS  := $(ASAN_BUILD)/asan-logs
+
+.PHONY: soak sanitize
+
+soak: test-deps
+	$(SWIFT) build -c release -Xswiftc -enable-testing --scratch-path $(SOAK_BUILD)
+	BADGE_SOAK=1 $(SWIFT) test -c release -Xswiftc -enable-testing --scratch-path $(SOAK_BUILD) --disable-xctest --filter Soak
+
+# Every sanitized process (the test runner and each badge-demo it starts) writes any ASan report to
+# $(ASAN_LOGS)/asan.PID; the target fails when one exists, even if the tests passed.
+sanitize: test-deps
+	$(SWIFT) build --sanitize=address --scratch-path $(ASAN_BUILD)
+	rm -rf $(ASAN_LOGS) && mkdir -p $(ASAN_LOGS)
+	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:log_path=$(abspath $(ASAN_LOGS))/asan \
+	  $(SWIFT) test --sanitize=address --scratch-path $(ASAN_BUILD) --disable-xctest
+	@if ls $(ASAN_LOGS)/asan.* >/dev/null 2>&1; then cat $(ASAN_LOGS)/asan.*; \
+	  echo "AddressSanitizer reported errors (logs in $(ASAN_LOGS))" >&2; exit 1; fi
+	@echo "AddressSanitizer: the whole suite ran clean"

@@ -22,7 +22,7 @@ public final class BadgeRenderer {
         guard presentation.isVisible, let frame = presentation.frame else { return }
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        let scale = presentation.scale
+        let scale = Self.quantized(presentation.scale)
         if scale != 1 {
             cairo_translate(cr, frame.midX, frame.midY)
             cairo_scale(cr, scale, scale)
@@ -60,6 +60,14 @@ public final class BadgeRenderer {
         }
     }
 
+    /// Animation scales in steps of 1/32: text is rasterised per distinct font matrix, so free-running
+    /// scales would fill cairo's font and glyph caches with one entry per frame of every bounce.
+    /// A 1/32 step is far below what the eye sees in a 0.2 s bounce.
+    static func quantized(_ scale: Double) -> Double {
+        guard scale.isFinite else { return 1 }
+        return (scale * 32).rounded() / 32
+    }
+
     /// Removes the badge's ring area from what is already drawn in the current group (the icons), so
     /// the surface behind shows through: a knockout ring that matches any theme, hover or pressed state.
     public func cutOutRing(_ presentation: BadgePresentation, style: BadgeStyle, in cr: OpaquePointer) {
@@ -67,9 +75,10 @@ public final class BadgeRenderer {
               border.color == .matchesSurface, border.width > 0, border.width.isFinite else { return }
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        if presentation.scale != 1 {
+        let scale = Self.quantized(presentation.scale)
+        if scale != 1 {
             cairo_translate(cr, frame.midX, frame.midY)
-            cairo_scale(cr, presentation.scale, presentation.scale)
+            cairo_scale(cr, scale, scale)
             cairo_translate(cr, -frame.midX, -frame.midY)
         }
         CairoPaths.roundedRect(cr, frame.insetBy(dx: -border.width, dy: -border.width), radius: frame.height / 2 + border.width)

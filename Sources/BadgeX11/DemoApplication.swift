@@ -173,9 +173,18 @@ public final class DemoApplication {
 
     private func connectionLost(_ x: XConnection) {
         let status = x.errorStatus
-        let reason = status == 0 || status == 1 ? "the server closed the connection" : XConnection.describe(connectionError: status)
+        let reason = status == 0 || status == 1
+            ? "the server closed the connection: it exited, or a client such as xkill closed ours"
+            : XConnection.describe(connectionError: status)
         printError("badge-demo: lost the connection to the X server on \(x.displayName) (\(reason))")
         exitStatus = X11Error.connectionLostStatus
+    }
+
+    /// Another client destroyed the window (xcb_destroy_window, `xdotool windowclose`): nothing left to show.
+    private func windowDestroyed(_ id: xcb_window_t) {
+        guard exitStatus == nil else { return }
+        printError("badge-demo: another X client destroyed the window 0x\(String(id, radix: 16)); exiting")
+        exitStatus = X11Error.windowDestroyedStatus
     }
 
     private func drainEvents(_ x: XConnection) {
@@ -202,10 +211,22 @@ public final class DemoApplication {
         switch type {
         case 0:
             let error = raw.assumingMemoryBound(to: xcb_generic_error_t.self).pointee
+            // BadWindow/BadDrawable naming our window: it is gone (normally DestroyNotify says so first).
+            if let window, error.resource_id == window.window,
+               error.error_code == XErrorDescription.badWindow || error.error_code == XErrorDescription.badDrawable {
+                windowDestroyed(window.window)
+                return
+            }
+            // Each kind of refusal (error code and request) is reported once; the app carries on.
             let key = Int(error.error_code) << 8 | Int(error.major_code)
             if reportedErrors.insert(key).inserted {
-                printError("badge-demo: the X server refused a request (error \(error.error_code), request \(error.major_code)); carrying on")
+                let what = XErrorDescription.describe(code: error.error_code, major: error.major_code,
+                                                      minor: error.minor_code, resource: error.resource_id)
+                printError("badge-demo: the X server refused a request (\(what)); carrying on, further errors of this kind are not reported")
             }
+        case XCB_DESTROY_NOTIFY:
+            let destroy = raw.assumingMemoryBound(to: xcb_destroy_notify_event_t.self).pointee
+            if let window, destroy.window == window.window { windowDestroyed(window.window) }
         case XCB_EXPOSE:
             let expose = raw.assumingMemoryBound(to: xcb_expose_event_t.self).pointee
             if let tooltip, expose.window == tooltip.window {
@@ -511,6 +532,10 @@ public final class DemoApplication {
                     emitError("line is not valid UTF-8")
                     continue
                 }
+                if options.debugCommands, let debug = DebugCommand(rawValue: line) {
+                    execute(debug, x: x)
+                    continue
+                }
                 switch ControlCommand.parse(line) {
                 case .success(let command): execute(command, x: x)
                 case .failure(let error): emitError(error.reason)
@@ -562,6 +587,20 @@ public final class DemoApplication {
             pendingSyncs.append(token)
         case .quit:
             exitStatus = 0
+        }
+    }
+
+    /// Fault injection for tests (BADGE_DEBUG=1 only).
+    private enum DebugCommand: String {
+        /// Sends a request the server refuses: FreePixmap of None (BadPixmap).
+        case badRequest = "debug-bad-request"
+    }
+
+    private func execute(_ command: DebugCommand, x: XConnection) {
+        switch command {
+        case .badRequest:
+            xcb_free_pixmap(x.connection, 0)
+            x.flush()
         }
     }
 

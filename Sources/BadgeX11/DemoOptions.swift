@@ -28,6 +28,9 @@ public struct DemoOptions: Equatable, Sendable {
     public var showHelp = false
     /// Print the version and exit 0.
     public var showVersion = false
+    /// Accept the hidden fault-injection control commands (`debug-bad-request`); BADGE_DEBUG=1 only,
+    /// for tests: never a command-line flag, never in the usage.
+    public var debugCommands = false
 
     /// The ids of the buttons the demo shows.
     public static let buttonIDs = ["bell", "mail", "chat", "updates"]
@@ -61,10 +64,11 @@ public struct DemoOptions: Equatable, Sendable {
     /// Creates the defaults.
     public init() {}
 
-    /// Parses the arguments (without the program name) and the environment's BADGE_REDUCE_MOTION.
+    /// Parses the arguments (without the program name) and the environment's BADGE_REDUCE_MOTION and BADGE_DEBUG.
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) -> Result<DemoOptions, Error> {
         var options = DemoOptions()
         if let flag = environment["BADGE_REDUCE_MOTION"], !flag.isEmpty, flag != "0" { options.reduceMotion = true }
+        if environment["BADGE_DEBUG"] == "1" { options.debugCommands = true }
         var index = 0
         func value(for flag: String) -> Result<String, Error> {
             index += 1

@@ -38,3 +38,18 @@ extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *
 static inline int xvfbharness_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
+
+/* X-Resource QueryClientResources (minor opcode 2) sent as a raw request, so the harness needs no
+   libxcb-res: `major` is the extension's major opcode (QueryExtension "X-Resource"), `xid` any
+   resource of the client. Returns the sequence number for xcb_wait_for_reply; the reply is
+   {type, pad, sequence, length, num_types, pad[20]} followed by num_types {type atom, count} pairs. */
+#include <xcb/xcbext.h>
+#include <sys/uio.h>
+static inline unsigned int xvfbharness_xres_query_client_resources(xcb_connection_t *c, uint8_t major, uint32_t xid) {
+    struct { uint8_t major; uint8_t minor; uint16_t length; uint32_t xid; } request = { major, 2, 2, xid };
+    struct iovec parts[3];  /* xcb_send_request needs two spare iovecs before the data */
+    parts[2].iov_base = &request;
+    parts[2].iov_len = sizeof request;
+    xcb_protocol_request_t info = { 1, NULL, major, 0 };
+    return xcb_send_request(c, XCB_REQUEST_CHECKED, parts + 2, &info);
+}

@@ -142,6 +142,19 @@ public struct CapturedImage: Equatable, Sendable {
         return n
     }
 
+    /// The image as a 16-bit (RGB565) screen shows it: each channel cut to its top 5/6/5 bits, then
+    /// expanded back to 8 bits the way `XTestClient.capture` decodes a depth-16 window. Compare a
+    /// 24-bit reference with a depth-16 capture through this.
+    public func quantizedToRGB565() -> CapturedImage {
+        func expand(_ v: UInt8, bits: Int) -> UInt8 {
+            let maxValue = UInt32(1 << bits) - 1
+            let cut = UInt32(v) >> UInt32(8 - bits)
+            return UInt8((cut * 255 + maxValue / 2) / maxValue)
+        }
+        let quantized = pixels.map { RGB(r: expand($0.r, bits: 5), g: expand($0.g, bits: 6), b: expand($0.b, bits: 5)) }
+        return CapturedImage(width: width, height: height, origin: origin, pixels: quantized)
+    }
+
     /// The part of the capture inside `rect` (clipped), keeping window coordinates.
     public func cropped(to rect: PixelRect) -> CapturedImage {
         let r = rect.intersection(bounds)

@@ -116,6 +116,9 @@ public final class ChildProcess {
     public private(set) var exitStatus: ExitStatus?
     /// Every JSON event read so far by `readEvent`, in order (consumed or not).
     public private(set) var allEvents: [JSONValue] = []
+    /// Whether `allEvents` keeps every event read; turn off for long runs (soak tests) so the test's
+    /// own memory stays flat.
+    public var recordsAllEvents = true
     /// Events read while looking for another one, not yet returned by `readEvent`.
     public private(set) var pendingEvents: [JSONValue] = []
     /// Stdout lines that were not valid JSON objects with an "event" field.
@@ -381,7 +384,7 @@ public final class ChildProcess {
                 otherLines.append(line)
                 continue
             }
-            allEvents.append(value)
+            if recordsAllEvents { allEvents.append(value) }
             if value["event"]?.string == name && matching(value) { return value }
             pendingEvents.append(value)
         }
@@ -466,6 +469,26 @@ public final class ChildProcess {
             throw HarnessError("cannot parse utime/stime in /proc/\(pid)/stat: \(text)")
         }
         return utime + stime
+    }
+
+    /// The child's open file descriptors (the entries of /proc/PID/fd), sorted, each with its target
+    /// ("0 -> pipe:[123]"), for leak checks and their messages.
+    public func openDescriptors() throws -> [String] {
+        let directory = "/proc/\(pid)/fd"
+        guard let dir = opendir(directory) else { throw HarnessError.posix("opendir(\(directory))") }
+        defer { closedir(dir) }
+        var entries: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name != ".", name != ".." else { continue }
+            var target = [CChar](repeating: 0, count: 4096)
+            let n = readlink("\(directory)/\(name)", &target, target.count - 1)
+            let link = n > 0 ? String(decoding: target[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
+            entries.append("\(name) -> \(link)")
+        }
+        return entries.sorted { (Int($0.prefix { $0 != " " }) ?? 0) < (Int($1.prefix { $0 != " " }) ?? 0) }
     }
 
     /// Resident memory of the child in kB (VmRSS from /proc/PID/status).

@@ -138,3 +138,12 @@ public enum Artifacts {
         return "\(dir)/\(safe)"
     }
 }
+
+/// Whether this test process was built with AddressSanitizer (`swift test --sanitize=address`, as
+/// `make sanitize` does); the badge-demo it launches then is too. ASan's quarantine and shadow
+/// memory make resident-memory figures meaningless, so memory budgets are not checked under it.
+public var addressSanitizerIsActive: Bool {
+    guard let handle = dlopen(nil, RTLD_NOW) else { return false }
+    defer { dlclose(handle) }
+    return dlsym(handle, "__asan_init") != nil
+}

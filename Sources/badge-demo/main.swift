@@ -3,7 +3,9 @@ import BadgeDrawing
 import BadgeX11
 import Glibc
 
-let environment: [String: String] = ["BADGE_REDUCE_MOTION": getenv("BADGE_REDUCE_MOTION").map { String(cString: $0) } ?? ""]
+let environment: [String: String] = Dictionary(uniqueKeysWithValues: ["BADGE_REDUCE_MOTION", "BADGE_DEBUG"].map { name in
+    (name, getenv(name).map { String(cString: $0) } ?? "")
+})
 
 func fail(_ message: String, status: Int32) -> Never {
     StandardError.write("badge-demo: \(message)\n\(DemoOptions.usage)")

@@ -81,7 +81,8 @@ struct ControlFuzzTests {
         #expect(try s.nextChange()["text"]?.string == "13")
 
         let rss1 = try s.app.residentKilobytes()
-        #expect(rss1 - rss0 < 20_000, "resident memory grew from \(rss0) kB to \(rss1) kB")
+        // Under AddressSanitizer freed memory sits in quarantine: resident memory says nothing there.
+        #expect(addressSanitizerIsActive || rss1 - rss0 < 20_000, "resident memory grew from \(rss0) kB to \(rss1) kB")
         #expect(s.app.waitForExit(timeout: 0) == nil)
     }
 }

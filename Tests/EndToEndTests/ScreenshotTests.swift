@@ -7,10 +7,13 @@ import XvfbHarness
 @Suite("E2E: live window equals --screenshot", .timeLimit(.minutes(1)),
        .enabled(if: findOnPath("convert") != nil, "needs ImageMagick's convert to read the PNG"))
 struct ScreenshotTests {
-    @Test("Live pixels equal the offscreen rendering with the same options",
-          arguments: [["--count", "bell=4"], ["--theme", "dark"], ["--scale", "2", "--count", "mail=100"]])
-    func liveEqualsScreenshot(options: [String]) throws {
-        let tag = "screenshot" + options.joined().filter { $0.isLetter || $0.isNumber }
+    /// Options, and the depth of the Xvfb screen: at depth 16 the app converts to RGB565 and the
+    /// offscreen rendering is quantised the same way (5/6/5 bits) before comparing.
+    @Test("Live pixels equal the offscreen rendering with the same options, at depth 24 and 16",
+          arguments: [(["--count", "bell=4"], 24), (["--theme", "dark"], 24), (["--scale", "2", "--count", "mail=100"], 24),
+                      (["--count", "bell=4"], 16), (["--scale", "2", "--theme", "dark", "--count", "mail=100"], 16)])
+    func liveEqualsScreenshot(options: [String], depth: Int) throws {
+        let tag = "screenshot" + options.joined().filter { $0.isLetter || $0.isNumber } + "-depth\(depth)"
         let png = try Artifacts.path(for: "\(tag)-\(getpid()).png"), ppm = png + ".ppm"
         defer { unlink(png); unlink(ppm) }
         let exe = try BuiltProducts.executable(named: "badge-demo")
@@ -19,15 +22,19 @@ struct ScreenshotTests {
         #expect(render.waitForExit(timeout: 20) == .exited(0), "stderr: \(render.stderrText)")
         let convert = try ChildProcess(executable: "convert", arguments: [png, "-alpha", "off", ppm], stdin: .null)
         #expect(convert.waitForExit(timeout: 20) == .exited(0), "convert: \(convert.stderrText)")
-        let offscreen = try CapturedImage(ppmFile: ppm)
+        let rendered = try CapturedImage(ppmFile: ppm)
+        let offscreen = depth == 16 ? rendered.quantizedToRGB565() : rendered
 
-        let s = try DemoSession(tag, arguments: options)
+        let s = try DemoSession(tag, arguments: options, depth: depth)
+        let windowDepth = try s.x.geometry(ofWindow: s.window).depth
+        #expect(s.x.rootDepth == depth && windowDepth == depth, "root depth \(s.x.rootDepth), window depth \(windowDepth)")
         try s.moveAwayAndSync()
         let live = try s.capture()
         #expect(live.width == offscreen.width && live.height == offscreen.height,
                 "live \(live.width)x\(live.height), screenshot \(offscreen.width)x\(offscreen.height)")
         guard live.width == offscreen.width && live.height == offscreen.height else { return }
-        let diff = live.differingPixels(from: offscreen, tolerance: 2)
+        // At depth 16 a ±1 difference before quantisation can land one 5-bit step (8 levels) away.
+        let diff = live.differingPixels(from: offscreen, tolerance: depth == 16 ? 9 : 2)
         expectPixels(diff * 1000 <= live.pixels.count, "\(diff) of \(live.pixels.count) pixels differ from the --screenshot rendering",
                      images: ["live": live, "offscreen": offscreen], test: tag)
     }
