@@ -24,7 +24,8 @@ let package = Package(
         systemLibrary("CRsvg", pkgConfig: nil, apt: ["librsvg2-2"]),  // dlopen()ed on demand
         systemLibrary("CXKBCommonX11", pkgConfig: "xkbcommon-x11", apt: ["libxkbcommon-x11-dev", "libxcb-xkb-dev"]),
         systemLibrary("CLinuxEvents", pkgConfig: nil, apt: ["libc6-dev"]),
-        systemLibrary("CDBus", pkgConfig: "dbus-1", apt: ["libdbus-1-dev"]),
+        systemLibrary("CDBus", pkgConfig: "dbus-1", apt: ["libdbus-1-dev"]),  // linked: test harness only
+        systemLibrary("CDBusLoader", pkgConfig: nil, apt: ["libdbus-1-3"]),  // dlopen()ed by the app when a bus is set
 
         // The icons, embedded in code so the binary needs no resource search at run time.
         .target(
@@ -50,7 +51,7 @@ let package = Package(
         // X11 shell: connection, window, event loop, input routing, the demo application.
         .target(
             name: "BadgeX11",
-            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CCairo", "CXKBCommonX11", "CLinuxEvents", "CDBus"]
+            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CCairo", "CXKBCommonX11", "CLinuxEvents", "CDBusLoader"]
         ),
         // The thin demo executable that wires the layers together.
         .executableTarget(name: "badge-demo", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11"]),

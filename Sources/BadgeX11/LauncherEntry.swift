@@ -1,11 +1,12 @@
-import CDBus
+import CDBusLoader
 import Glibc
 
 /// Publishes the total count to docks and taskbars through the Unity LauncherEntry D-Bus API:
 /// the signal `com.canonical.Unity.LauncherEntry.Update` with the app's desktop-file URI and
 /// {"count": x, "count-visible": b, "urgent": b}.
 ///
-/// Only when a session bus is configured (DBUS_SESSION_BUS_ADDRESS); without one, or if the bus
+/// Only when a session bus is configured (DBUS_SESSION_BUS_ADDRESS): only then is libdbus loaded
+/// (dlopen), so a toolbar without a bus never maps it. Without a bus, without libdbus, or if the bus
 /// goes away, publishing is skipped quietly. Signals need no main loop: each is queued and written
 /// without waiting for any reply. Not Sendable: event-loop thread only.
 public final class LauncherEntry {
@@ -19,28 +20,32 @@ public final class LauncherEntry {
     private static let typeboolean = Int32(UInt8(ascii: "b")), typestring = Int32(UInt8(ascii: "s"))
     private static let typedictentry = Int32(UInt8(ascii: "e")), typevariant = Int32(UInt8(ascii: "v"))
 
+    private let dbus: BadgeDBus
     private var connection: OpaquePointer?
     private var last: (count: Int, visible: Bool, urgent: Bool)?
 
     /// Connects to the session bus; nil (quietly) when there is none or it cannot be reached.
     public init?(environment address: String?) {
         guard let address, !address.isEmpty else { return nil }
-        var error = DBusError()
-        dbus_error_init(&error)
-        guard let connection = dbus_bus_get_private(DBUS_BUS_SESSION, &error) else {
-            dbus_error_free(&error)
+        var dbus = BadgeDBus()
+        guard badge_dbus_load(&dbus) != 0 else { return nil }
+        self.dbus = dbus
+        var error = BadgeDBusError()
+        dbus.error_init(&error)
+        guard let connection = dbus.bus_get_private(BADGE_DBUS_BUS_SESSION, &error) else {
+            dbus.error_free(&error)
             return nil
         }
-        dbus_error_free(&error)
+        dbus.error_free(&error)
         // libdbus would otherwise call exit() when the bus disconnects.
-        dbus_connection_set_exit_on_disconnect(connection, 0)
+        dbus.connection_set_exit_on_disconnect(connection, 0)
         self.connection = connection
     }
 
     deinit {
         if let connection {
-            dbus_connection_close(connection)
-            dbus_connection_unref(connection)
+            dbus.connection_close(connection)
+            dbus.connection_unref(connection)
         }
     }
 
@@ -48,35 +53,35 @@ public final class LauncherEntry {
     public var fileDescriptor: Int32? {
         guard let connection else { return nil }
         var fd: Int32 = -1
-        return dbus_connection_get_unix_fd(connection, &fd) != 0 && fd >= 0 ? fd : nil
+        return dbus.connection_get_unix_fd(connection, &fd) != 0 && fd >= 0 ? fd : nil
     }
 
     /// Sends Update when the values differ from the last ones sent.
     public func publish(count: Int, urgent: Bool) {
         let visible = count > 0
         if let last, last.count == count, last.visible == visible, last.urgent == urgent { return }
-        guard let connection, dbus_connection_get_is_connected(connection) != 0 else { return }
-        guard let message = dbus_message_new_signal(Self.objectPath, "com.canonical.Unity.LauncherEntry", "Update") else { return }
-        defer { dbus_message_unref(message) }
-        var args = DBusMessageIter()
-        dbus_message_iter_init_append(message, &args)
-        var ok = Self.appendString(&args, Self.applicationURI)
-        var dict = DBusMessageIter()
-        ok = ok && dbus_message_iter_open_container(&args, Self.typearray, "{sv}", &dict) != 0
-        ok = ok && Self.appendEntry(&dict, key: "count", signature: "x") { iter in
+        guard let connection, dbus.connection_get_is_connected(connection) != 0 else { return }
+        guard let message = dbus.message_new_signal(Self.objectPath, "com.canonical.Unity.LauncherEntry", "Update") else { return }
+        defer { dbus.message_unref(message) }
+        var args = BadgeDBusMessageIter()
+        dbus.message_iter_init_append(message, &args)
+        var ok = appendString(&args, Self.applicationURI)
+        var dict = BadgeDBusMessageIter()
+        ok = ok && dbus.message_iter_open_container(&args, Self.typearray, "{sv}", &dict) != 0
+        ok = ok && appendEntry(&dict, key: "count", signature: "x") { iter in
             var value = Int64(count)
-            return dbus_message_iter_append_basic(&iter, Self.typeint64, &value) != 0
+            return dbus.message_iter_append_basic(&iter, Self.typeint64, &value) != 0
         }
-        ok = ok && Self.appendEntry(&dict, key: "count-visible", signature: "b") { iter in
-            var value: dbus_bool_t = visible ? 1 : 0
-            return dbus_message_iter_append_basic(&iter, Self.typeboolean, &value) != 0
+        ok = ok && appendEntry(&dict, key: "count-visible", signature: "b") { iter in
+            var value: badge_dbus_bool_t = visible ? 1 : 0
+            return dbus.message_iter_append_basic(&iter, Self.typeboolean, &value) != 0
         }
-        ok = ok && Self.appendEntry(&dict, key: "urgent", signature: "b") { iter in
-            var value: dbus_bool_t = urgent ? 1 : 0
-            return dbus_message_iter_append_basic(&iter, Self.typeboolean, &value) != 0
+        ok = ok && appendEntry(&dict, key: "urgent", signature: "b") { iter in
+            var value: badge_dbus_bool_t = urgent ? 1 : 0
+            return dbus.message_iter_append_basic(&iter, Self.typeboolean, &value) != 0
         }
-        ok = ok && dbus_message_iter_close_container(&args, &dict) != 0
-        guard ok, dbus_connection_send(connection, message, nil) != 0 else { return }
+        ok = ok && dbus.message_iter_close_container(&args, &dict) != 0
+        guard ok, dbus.connection_send(connection, message, nil) != 0 else { return }
         last = (count, visible, urgent)
         service()
     }
@@ -84,39 +89,39 @@ public final class LauncherEntry {
     /// Writes what is queued and reads (and drops) incoming messages, without blocking.
     public func service() {
         guard let connection else { return }
-        guard dbus_connection_read_write(connection, 0) != 0 else {
+        guard dbus.connection_read_write(connection, 0) != 0 else {
             // Disconnected: stop publishing.
-            dbus_connection_unref(connection)
+            dbus.connection_unref(connection)
             self.connection = nil
             return
         }
-        while let incoming = dbus_connection_pop_message(connection) {
-            dbus_message_unref(incoming)
+        while let incoming = dbus.connection_pop_message(connection) {
+            dbus.message_unref(incoming)
         }
     }
 
     /// True while messages are waiting to be written (poll for POLLOUT then).
     public var hasPendingOutput: Bool {
         guard let connection else { return false }
-        return dbus_connection_has_messages_to_send(connection) != 0
+        return dbus.connection_has_messages_to_send(connection) != 0
     }
 
-    private static func appendString(_ iter: inout DBusMessageIter, _ string: String) -> Bool {
+    private func appendString(_ iter: inout BadgeDBusMessageIter, _ string: String) -> Bool {
         string.withCString { pointer in
             var value: UnsafePointer<CChar>? = pointer
-            return dbus_message_iter_append_basic(&iter, Self.typestring, &value) != 0
+            return dbus.message_iter_append_basic(&iter, Self.typestring, &value) != 0
         }
     }
 
-    private static func appendEntry(_ dict: inout DBusMessageIter, key: String, signature: String,
-                                    value: (inout DBusMessageIter) -> Bool) -> Bool {
-        var entry = DBusMessageIter()
-        guard dbus_message_iter_open_container(&dict, Self.typedictentry, nil, &entry) != 0 else { return false }
-        var variant = DBusMessageIter()
+    private func appendEntry(_ dict: inout BadgeDBusMessageIter, key: String, signature: String,
+                                    value: (inout BadgeDBusMessageIter) -> Bool) -> Bool {
+        var entry = BadgeDBusMessageIter()
+        guard dbus.message_iter_open_container(&dict, Self.typedictentry, nil, &entry) != 0 else { return false }
+        var variant = BadgeDBusMessageIter()
         let ok = appendString(&entry, key)
-            && dbus_message_iter_open_container(&entry, Self.typevariant, signature, &variant) != 0
+            && dbus.message_iter_open_container(&entry, Self.typevariant, signature, &variant) != 0
             && value(&variant)
-            && dbus_message_iter_close_container(&entry, &variant) != 0
-        return dbus_message_iter_close_container(&dict, &entry) != 0 && ok
+            && dbus.message_iter_close_container(&entry, &variant) != 0
+        return dbus.message_iter_close_container(&dict, &entry) != 0 && ok
     }
 }
