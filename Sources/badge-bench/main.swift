@@ -118,7 +118,7 @@ func benchLaunch(display: String, demo: String, baseline: String) throws {
 }
 
 func benchRunning(display: String, demo: String) throws {
-    let child = try ChildProcess(executable: demo, arguments: ["--control", "--reduce-motion"],
+    let child = try ChildProcess(executable: demo, arguments: ["--control"],
                                  environment: .inherited(adding: ["DISPLAY": display]), stdin: .pipe)
     defer { child.kill(SIGKILL); _ = child.waitForExit(timeout: 5) }
     let ready = try child.readEvent(named: "ready")
@@ -130,6 +130,13 @@ func benchRunning(display: String, demo: String) throws {
     row("resident memory after start-up", "\(Statistics.format(Double(try child.residentKilobytes()) / 1024, digits: 1)) MB", "≤ 18–25 MB")
 
     let x = try XTestClient(display: display)
+    try x.movePointerToCorner()
+    try child.writeLine("sync before")
+    _ = try child.readEvent(named: "sync")
+    let (ticksBefore, wakeupsBefore) = try idle(child, seconds: 10)
+    row("idle for 10 s before any animation: CPU ticks / wakeups", "\(ticksBefore) / \(wakeupsBefore)", "0 / 0",
+        "wakeups = the process's context switches")
+
     let origin = try x.rootPosition(ofWindow: UInt32(window))
     let target = (x: origin.x + button.center.x, y: origin.y + button.center.y)
     var clickSamples: [Double] = [], captureSamples: [Double] = []
@@ -151,14 +158,37 @@ func benchRunning(display: String, demo: String) throws {
         "one GetImage alone \(Statistics.format(capture * 1e3, digits: 2)) ms")
 
     try x.movePointerToCorner()
+    // Let the last bounce finish: "animating" turns false, then sync.
+    let settle = Deadline(seconds: 5)
+    repeat {
+        try child.writeLine("state")
+    } while try child.readEvent(named: "state")["animating"]?.bool == true && !settle.hasPassed
     try child.writeLine("sync idle")
     _ = try child.readEvent(named: "sync")
-    let before = try child.cpuTicks()
-    var pollSet = [pollfd(fd: -1, events: 0, revents: 0)]
-    _ = poll(&pollSet, 1, 10_000)   // wait 10 s without touching the app
-    let after = try child.cpuTicks()
-    row("CPU ticks while idle for 10 s", "\(after - before)", "0")
+    let (ticksAfter, wakeupsAfter) = try idle(child, seconds: 10)
+    row("idle for 10 s after 40 animated clicks: CPU ticks / wakeups", "\(ticksAfter) / \(wakeupsAfter)", "0 / 0")
     row("resident memory after 40 clicks", "\(Statistics.format(Double(try child.residentKilobytes()) / 1024, digits: 1)) MB", "flat")
+}
+
+/// CPU ticks and context switches (each wakeup from poll() is one) of `child` over `seconds` of quiet.
+func idle(_ child: ChildProcess, seconds: Int) throws -> (ticks: Int, wakeups: Int) {
+    func switches() -> Int {
+        guard let file = fopen("/proc/\(child.pid)/status", "r") else { return -1 }
+        defer { fclose(file) }
+        var total = 0
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(cString: line)
+            if text.hasPrefix("voluntary_ctxt_switches:") || text.hasPrefix("nonvoluntary_ctxt_switches:") {
+                total += Int(text.split(separator: ":")[1].filter { $0.isNumber }) ?? 0
+            }
+        }
+        return total
+    }
+    let ticks = try child.cpuTicks(), wakeups = switches()
+    var pollSet = [pollfd(fd: -1, events: 0, revents: 0)]
+    _ = poll(&pollSet, 1, Int32(seconds * 1000))   // wait without touching the app
+    return (try child.cpuTicks() - ticks, switches() - wakeups)
 }
 
 // MARK: Main
