@@ -110,3 +110,21 @@ extension XTestClient {
         return values
     }
 }
+
+extension XTestClient {
+    /// Replaces an 8-bit STRING property (e.g. RESOURCE_MANAGER on the root window) and waits until
+    /// the server has processed it.
+    public func setStringProperty(window: UInt32, name: String, value: String) throws {
+        let property = try atom(name)
+        let bytes = Array(value.utf8)
+        let cookie = bytes.withUnsafeBufferPointer { buffer in
+            xcb_change_property_checked(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property,
+                                        XCB_ATOM_STRING.rawValue, 8, UInt32(buffer.count), buffer.baseAddress)
+        }
+        if let error = xcb_request_check(connection, cookie) {
+            let code = error.pointee.error_code
+            free(error)
+            throw HarnessError("ChangeProperty \(name) failed with X error \(code)")
+        }
+    }
+}
