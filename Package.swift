@@ -63,7 +63,7 @@ let package = Package(
         .executableTarget(name: "badge-icon-masks", dependencies: ["BadgeDrawing", "BadgeResources"]),
 
         // Test support: private Xvfb servers, XTEST input, GetImage capture, child processes.
-        .target(name: "XvfbHarness", dependencies: ["CXCB", "CXCBTest", "CDBus"]),
+        .target(name: "XvfbHarness", dependencies: ["BadgeCore", "CXCB", "CXCBTest", "CDBus"]),
 
         .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
         .testTarget(
