@@ -22,12 +22,7 @@ public final class BadgeRenderer {
         guard presentation.isVisible, let frame = presentation.frame else { return }
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        let scale = Self.quantized(presentation.scale)
-        if scale != 1 {
-            cairo_translate(cr, frame.midX, frame.midY)
-            cairo_scale(cr, scale, scale)
-            cairo_translate(cr, -frame.midX, -frame.midY)
-        }
+        Self.applyScale(of: presentation, about: frame, cr)
         let translucent = presentation.opacity < 1
         if translucent { cairo_push_group(cr) }
 
@@ -60,6 +55,15 @@ public final class BadgeRenderer {
         }
     }
 
+    /// Scales the context about the badge's centre by the presentation's (quantised) scale.
+    private static func applyScale(of presentation: BadgePresentation, about frame: Rect, _ cr: OpaquePointer) {
+        let scale = quantized(presentation.scale)
+        guard scale != 1 else { return }
+        cairo_translate(cr, frame.midX, frame.midY)
+        cairo_scale(cr, scale, scale)
+        cairo_translate(cr, -frame.midX, -frame.midY)
+    }
+
     /// Animation scales in steps of 1/32: text is rasterised per distinct font matrix, so free-running
     /// scales would fill cairo's font and glyph caches with one entry per frame of every bounce.
     /// A 1/32 step is far below what the eye sees in a 0.2 s bounce.
@@ -75,12 +79,7 @@ public final class BadgeRenderer {
               border.color == .matchesSurface, border.width > 0, border.width.isFinite else { return }
         cairo_save(cr)
         defer { cairo_restore(cr) }
-        let scale = Self.quantized(presentation.scale)
-        if scale != 1 {
-            cairo_translate(cr, frame.midX, frame.midY)
-            cairo_scale(cr, scale, scale)
-            cairo_translate(cr, -frame.midX, -frame.midY)
-        }
+        Self.applyScale(of: presentation, about: frame, cr)
         CairoPaths.roundedRect(cr, frame.insetBy(dx: -border.width, dy: -border.width), radius: frame.height / 2 + border.width)
         cairo_set_operator(cr, CAIRO_OPERATOR_DEST_OUT)
         cairo_set_source_rgba(cr, 0, 0, 0, max(0, min(1, presentation.opacity)))
