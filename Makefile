@@ -50,7 +50,7 @@ test: test-deps
 	$(SWIFT) test --disable-xctest
 
 screenshot: release
-	$(DEMO) --screenshot Resources/screenshot.png
+	$(DEMO) --screenshot Resources/screenshot.png --count mail=120 --scale 2
 
 gallery: release
 	$(DEMO) --gallery Resources/gallery.png
