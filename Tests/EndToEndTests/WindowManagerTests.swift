@@ -184,7 +184,12 @@ struct WindowManagerTests {
         try s.sync()
         #expect(s.app.waitForExit(timeout: 0) == nil)
         #expect(try s.state().button("bell").text == "5")
-        try s.x.sendDeleteWindow(window: s.window)
+        // Closed through the window manager, as its close button does: the WM sends WM_DELETE_WINDOW.
+        if findOnPath("wmctrl") != nil {
+            try runClient("wmctrl", ["-i", "-c", String(s.window)], display: s.server.display)
+        } else {
+            try s.x.sendDeleteWindow(window: s.window)
+        }
         #expect(s.app.waitForExit(timeout: 5) == .exited(0))
     }
 }
