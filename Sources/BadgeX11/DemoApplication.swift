@@ -18,6 +18,7 @@ public final class DemoApplication {
     private var toolbar: Toolbar
 
     private var x: XConnection?
+    private var atoms: Atoms?
     private var window: ToolbarWindow?
     private var timer: FrameTimer?
     private var mapped = false
@@ -82,7 +83,6 @@ public final class DemoApplication {
             return 4
         }
         loop()
-        if let window { _ = window }
         window = nil
         x = nil
         return exitStatus ?? 0
@@ -108,7 +108,7 @@ public final class DemoApplication {
         timer = try FrameTimer()
         hoverTimer = try FrameTimer()
         do {
-            keyboard = try Keyboard(connection: x.connection)
+            keyboard = try Keyboard(connection: x)
         } catch {
             printError("\(error); carrying on without keyboard input")
         }
@@ -122,8 +122,6 @@ public final class DemoApplication {
             throw X11Error("badge-demo: lost the connection to the X server on \(x.displayName)", exitStatus: X11Error.connectionLostStatus)
         }
     }
-
-    private var atoms: Atoms?
 
     // MARK: The loop
 
@@ -317,10 +315,7 @@ public final class DemoApplication {
             // Answer the window manager's ping by sending the message back to the root window.
             var reply = message.pointee
             reply.window = x.root
-            let mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue
-            withUnsafeBytes(of: &reply) { bytes in
-                _ = xcb_send_event(x.connection, 0, x.root, mask, bytes.baseAddress?.assumingMemoryBound(to: CChar.self))
-            }
+            x.sendToRoot(reply)
         }
     }
 
@@ -400,10 +395,7 @@ public final class DemoApplication {
             message.window = window.window
             message.type = atoms.netWMState
             message.data.data32 = (on ? 1 : 0, atoms.netWMStateDemandsAttention, 0, 1, 0)
-            let mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue
-            withUnsafeBytes(of: &message) { bytes in
-                _ = xcb_send_event(x.connection, 0, x.root, mask, bytes.baseAddress?.assumingMemoryBound(to: CChar.self))
-            }
+            x.sendToRoot(message)
         } else {
             window.setProperty32(atoms.netWMState, type: XCB_ATOM_ATOM.rawValue, values: on ? [atoms.netWMStateDemandsAttention] : [])
         }
@@ -431,8 +423,12 @@ public final class DemoApplication {
         let label = WindowIcon.badgeText(total: toolbar.totalCount)
         guard label != iconText else { return }
         iconText = label
-        window.setProperty32(atoms.netWMIcon, type: XCB_ATOM_CARDINAL.rawValue,
-                             values: WindowIcon.cardinals(total: toolbar.totalCount, icons: icons, text: text))
+        do {
+            window.setProperty32(atoms.netWMIcon, type: XCB_ATOM_CARDINAL.rawValue,
+                                 values: try WindowIcon.cardinals(total: toolbar.totalCount, icons: icons, text: text))
+        } catch {
+            printError("badge-demo: cannot draw the window icon (\(error)); taskbars keep the previous one")
+        }
     }
 
     // MARK: Tooltip
@@ -464,9 +460,14 @@ public final class DemoApplication {
         free(reply)
         let scale = toolbar.scale
         let label = button.badge.accessibilityDescription
-        tooltip.show(label, rootX: origin.x + Int((button.frame.minX * scale).rounded()),
-                     rootY: origin.y + Int((button.frame.maxY * scale).rounded()) + Int((4 * scale).rounded()),
-                     scale: scale, renderer: tooltipRenderer)
+        do {
+            try tooltip.show(label, rootX: origin.x + Int((button.frame.minX * scale).rounded()),
+                             rootY: origin.y + Int((button.frame.maxY * scale).rounded()) + Int((4 * scale).rounded()),
+                             scale: scale, renderer: tooltipRenderer)
+        } catch {
+            printError("badge-demo: cannot draw the tooltip (\(error))")
+            return
+        }
         if options.control {
             // The event promises the tooltip is on the server: wait until it has processed the map and copy.
             x.flush()
@@ -580,10 +581,7 @@ public final class DemoApplication {
             // Make sure every event the server generated before now is in our queue, then drain it
             // before the refresh that precedes the answer.
             x.roundTrip()
-            while let event = xcb_poll_for_queued_event(x.connection) {
-                handle(event)
-                free(event)
-            }
+            drainEvents(x)
             pendingSyncs.append(token)
         case .quit:
             exitStatus = 0
@@ -720,19 +718,7 @@ public final class DemoApplication {
     // MARK: Output
 
     private func emit(_ value: JSONValue) {
-        var line = value.serialized
-        line += "\n"
-        line.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(1, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
+        writeLine(value.serialized, to: 1)
     }
 
     private func printError(_ message: String) {

@@ -35,6 +35,9 @@ public struct DemoOptions: Equatable, Sendable {
     /// The ids of the buttons the demo shows.
     public static let buttonIDs = ["bell", "mail", "chat", "updates"]
 
+    /// The flags that take a value (`--flag VALUE` or `--flag=VALUE`); every other flag takes none.
+    private static let flagsWithValues: Set<String> = ["--count", "--icon", "--screenshot", "--scale", "--theme", "--config", "--gallery"]
+
     /// A rejected command line.
     public struct Error: Swift.Error, Equatable, Sendable {
         /// One line saying what was wrong.
@@ -99,17 +102,15 @@ public struct DemoOptions: Equatable, Sendable {
                 case .success(let (id, path)): options.icons[id] = path
                 case .failure(let error): return .failure(error)
                 }
-            case "--config", "--gallery":
+            case "--config", "--gallery", "--screenshot":
                 switch next() {
                 case .success(let path) where !path.isEmpty:
-                    if argument == "--config" { options.configPath = path } else { options.galleryPath = path }
+                    switch argument {
+                    case "--config": options.configPath = path
+                    case "--gallery": options.galleryPath = path
+                    default: options.screenshotPath = path
+                    }
                 case .success: return .failure(Error(message: "\(argument) needs a file name"))
-                case .failure(let error): return .failure(error)
-                }
-            case "--screenshot":
-                switch next() {
-                case .success(let path) where !path.isEmpty: options.screenshotPath = path
-                case .success: return .failure(Error(message: "--screenshot needs a file name"))
                 case .failure(let error): return .failure(error)
                 }
             case "--scale":
@@ -134,7 +135,7 @@ public struct DemoOptions: Equatable, Sendable {
             default:
                 return .failure(Error(message: "unknown argument \"\(arguments[index].prefix(80))\""))
             }
-            if inlineValue != nil, !["--count", "--icon", "--screenshot", "--scale", "--theme", "--config", "--gallery"].contains(argument) {
+            if inlineValue != nil, !flagsWithValues.contains(argument) {
                 return .failure(Error(message: "\(argument) takes no value"))
             }
             index += 1
@@ -154,14 +155,14 @@ public struct DemoOptions: Equatable, Sendable {
         }
         let id = String(text[..<equals]), rest = String(text[text.index(after: equals)...])
         guard !id.isEmpty else { return .failure(Error(message: "\(flag) needs a button id before \"=\"")) }
-        guard !rest.isEmpty else { return .failure(Error(message: "\(flag) \(id)= needs a value")) }
+        guard !rest.isEmpty else { return .failure(Error(message: "\(flag) \(id.prefix(40))= needs a value")) }
         return .success((id, rest))
     }
 
     private static func parseCount(_ text: String) -> Result<(String, Int), Error> {
         parseAssignment(text, flag: "--count", what: "N").flatMap { id, number in
             guard let count = Int(number), count >= 0 else {
-                return .failure(Error(message: "--count \(id): \"\(number.prefix(40))\" is not a whole number from 0 to \(Int.max)"))
+                return .failure(Error(message: "--count \(id.prefix(40)): \"\(number.prefix(40))\" is not a whole number from 0 to \(Int.max)"))
             }
             return .success((id, count))
         }

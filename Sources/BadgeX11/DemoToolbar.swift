@@ -26,7 +26,7 @@ public enum DemoToolbar {
     /// button's id). Throws a one-line message naming the file and field for an unusable icon or id.
     public static func make(config: ToolbarConfig, configFile: String?, options: DemoOptions, clock: any BadgeClock,
                             text: TextLayouts, icons: IconLibrary, scale: Double) throws -> Toolbar {
-        let where_ = configFile.map { "\($0): " } ?? ""
+        let filePrefix = configFile.map { "\($0): " } ?? ""
         let bundled = Set(icons.names)
         for id in options.counts.keys.sorted() + options.icons.keys.sorted() where !config.buttons.contains(where: { $0.id == id }) {
             throw X11Error("unknown button \"\(id.prefix(40))\"; buttons are \(config.buttons.map(\.id).joined(separator: ", "))",
@@ -35,14 +35,16 @@ public enum DemoToolbar {
         var buttons: [ToolbarButton] = []
         for (index, spec) in config.buttons.enumerated() {
             var iconName = spec.iconName ?? spec.id
+            // An SVG file given for the button is loaded under a name no bundled icon has.
+            let fileIconName = "file:" + spec.id
             if let path = options.icons[spec.id] {
-                try loadIcon(path, as: "file:" + spec.id, into: icons, context: "--icon \(spec.id)")
-                iconName = "file:" + spec.id
+                try loadIcon(path, as: fileIconName, into: icons, context: "--icon \(spec.id)")
+                iconName = fileIconName
             } else if let path = spec.iconPath {
-                try loadIcon(path, as: "file:" + spec.id, into: icons, context: "\(where_)buttons[\(index)].icon")
-                iconName = "file:" + spec.id
+                try loadIcon(path, as: fileIconName, into: icons, context: "\(filePrefix)buttons[\(index)].icon")
+                iconName = fileIconName
             } else if !bundled.contains(iconName) {
-                throw X11Error("\(where_)buttons[\(index)].icon: no bundled icon \"\(iconName.prefix(40))\"; "
+                throw X11Error("\(filePrefix)buttons[\(index)].icon: no bundled icon \"\(iconName.prefix(40))\"; "
                     + "bundled icons are \(icons.names.joined(separator: ", ")), or give the path of an SVG file", exitStatus: 2)
             }
             let badge = BadgeController(accessibilityLabel: spec.label,

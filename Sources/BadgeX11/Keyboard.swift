@@ -7,7 +7,9 @@ import Glibc
 ///
 /// Not Sendable: owned by the event-loop thread, like the connection it reads from.
 public final class Keyboard {
-    private let connection: OpaquePointer
+    /// Kept alive here: the keymap is re-read through it whenever the server says it changed.
+    private let x: XConnection
+    private var connection: OpaquePointer { x.connection }
     private let context: OpaquePointer
     private var keymap: OpaquePointer?
     private var state: OpaquePointer?
@@ -17,8 +19,9 @@ public final class Keyboard {
 
     /// Sets up the XKB extension, loads the core keyboard's keymap and selects XKB events.
     /// Throws a one-line message when the server has no usable XKB.
-    public init(connection: OpaquePointer) throws {
-        self.connection = connection
+    public init(connection x: XConnection) throws {
+        self.x = x
+        let connection = x.connection
         var major: UInt16 = 0, minor: UInt16 = 0
         var baseEvent: UInt8 = 0, baseError: UInt8 = 0
         guard xkb_x11_setup_xkb_extension(connection, UInt16(XKB_X11_MIN_MAJOR_XKB_VERSION), UInt16(XKB_X11_MIN_MINOR_XKB_VERSION),
@@ -33,8 +36,8 @@ public final class Keyboard {
             throw X11Error("badge-demo: cannot create an xkbcommon context")
         }
         self.context = context
+        // Every stored property is set now, so a throw runs deinit, which releases the context.
         guard reloadKeymap() else {
-            xkb_context_unref(context)
             throw X11Error("badge-demo: cannot read the keyboard map from the X server")
         }
         let events = UInt16(XCB_XKB_EVENT_TYPE_NEW_KEYBOARD_NOTIFY.rawValue | XCB_XKB_EVENT_TYPE_MAP_NOTIFY.rawValue

@@ -16,9 +16,9 @@ public final class LauncherEntry {
     public static let objectPath = "/com/canonical/unity/launcherentry/badge_demo"
 
     // D-Bus type codes (the C macros are character casts Swift does not import).
-    private static let typearray = Int32(UInt8(ascii: "a")), typeint64 = Int32(UInt8(ascii: "x"))
-    private static let typeboolean = Int32(UInt8(ascii: "b")), typestring = Int32(UInt8(ascii: "s"))
-    private static let typedictentry = Int32(UInt8(ascii: "e")), typevariant = Int32(UInt8(ascii: "v"))
+    private static let arrayType = Int32(UInt8(ascii: "a")), int64Type = Int32(UInt8(ascii: "x"))
+    private static let booleanType = Int32(UInt8(ascii: "b")), stringType = Int32(UInt8(ascii: "s"))
+    private static let dictEntryType = Int32(UInt8(ascii: "e")), variantType = Int32(UInt8(ascii: "v"))
 
     private let dbus: BadgeDBus
     private var connection: OpaquePointer?
@@ -67,18 +67,18 @@ public final class LauncherEntry {
         dbus.message_iter_init_append(message, &args)
         var ok = appendString(&args, Self.applicationURI)
         var dict = BadgeDBusMessageIter()
-        ok = ok && dbus.message_iter_open_container(&args, Self.typearray, "{sv}", &dict) != 0
+        ok = ok && dbus.message_iter_open_container(&args, Self.arrayType, "{sv}", &dict) != 0
         ok = ok && appendEntry(&dict, key: "count", signature: "x") { iter in
             var value = Int64(count)
-            return dbus.message_iter_append_basic(&iter, Self.typeint64, &value) != 0
+            return dbus.message_iter_append_basic(&iter, Self.int64Type, &value) != 0
         }
         ok = ok && appendEntry(&dict, key: "count-visible", signature: "b") { iter in
             var value: badge_dbus_bool_t = visible ? 1 : 0
-            return dbus.message_iter_append_basic(&iter, Self.typeboolean, &value) != 0
+            return dbus.message_iter_append_basic(&iter, Self.booleanType, &value) != 0
         }
         ok = ok && appendEntry(&dict, key: "urgent", signature: "b") { iter in
             var value: badge_dbus_bool_t = urgent ? 1 : 0
-            return dbus.message_iter_append_basic(&iter, Self.typeboolean, &value) != 0
+            return dbus.message_iter_append_basic(&iter, Self.booleanType, &value) != 0
         }
         ok = ok && dbus.message_iter_close_container(&args, &dict) != 0
         guard ok, dbus.connection_send(connection, message, nil) != 0 else { return }
@@ -90,7 +90,8 @@ public final class LauncherEntry {
     public func service() {
         guard let connection else { return }
         guard dbus.connection_read_write(connection, 0) != 0 else {
-            // Disconnected: stop publishing.
+            // Disconnected: stop publishing. A private connection must be closed before its last unref.
+            dbus.connection_close(connection)
             dbus.connection_unref(connection)
             self.connection = nil
             return
@@ -109,17 +110,17 @@ public final class LauncherEntry {
     private func appendString(_ iter: inout BadgeDBusMessageIter, _ string: String) -> Bool {
         string.withCString { pointer in
             var value: UnsafePointer<CChar>? = pointer
-            return dbus.message_iter_append_basic(&iter, Self.typestring, &value) != 0
+            return dbus.message_iter_append_basic(&iter, Self.stringType, &value) != 0
         }
     }
 
     private func appendEntry(_ dict: inout BadgeDBusMessageIter, key: String, signature: String,
                                     value: (inout BadgeDBusMessageIter) -> Bool) -> Bool {
         var entry = BadgeDBusMessageIter()
-        guard dbus.message_iter_open_container(&dict, Self.typedictentry, nil, &entry) != 0 else { return false }
+        guard dbus.message_iter_open_container(&dict, Self.dictEntryType, nil, &entry) != 0 else { return false }
         var variant = BadgeDBusMessageIter()
         let ok = appendString(&entry, key)
-            && dbus.message_iter_open_container(&entry, Self.typevariant, signature, &variant) != 0
+            && dbus.message_iter_open_container(&entry, Self.variantType, signature, &variant) != 0
             && value(&variant)
             && dbus.message_iter_close_container(&entry, &variant) != 0
         return dbus.message_iter_close_container(&dict, &entry) != 0 && ok

@@ -30,8 +30,11 @@ public struct LineReader {
                     items.append(.tooLong)
                     discarding = false
                 } else {
-                    let valid = String(validating: buffer, as: UTF8.self) != nil
-                    items.append(.line(String(decoding: buffer, as: UTF8.self), valid: valid))
+                    if let line = String(validating: buffer, as: UTF8.self) {
+                        items.append(.line(line, valid: true))
+                    } else {
+                        items.append(.line(String(decoding: buffer, as: UTF8.self), valid: false))
+                    }
                 }
                 buffer.removeAll(keepingCapacity: buffer.count < 65_536)
             } else if !discarding {

@@ -18,6 +18,8 @@ public final class ToolbarWindow {
     public private(set) var height: Int
     /// The off-screen buffer holding the last rendered frame.
     public private(set) var backBuffer: ImageSurface
+    /// The largest side of the back buffer, in device pixels.
+    private let bufferLimit: Int
 
     private let x: XConnection
     private let atoms: Atoms
@@ -30,9 +32,9 @@ public final class ToolbarWindow {
         self.atoms = atoms
         self.width = max(width, 1)
         self.height = max(height, 1)
-        let c = x.connection
-        let screen = x.screen.pointee
-        window = x.generateID()
+        // The buffer first: a throwing initializer that has created the window would leak it (no deinit).
+        bufferLimit = max(1024, min(8192, max(Int(x.screen.pointee.width_in_pixels), Int(x.screen.pointee.height_in_pixels))))
+        backBuffer = try ImageSurface(width: min(self.width, bufferLimit), height: min(self.height, bufferLimit))
         // Value list in ascending mask-bit order: back pixmap (None), bit gravity, event mask.
         let eventMask: UInt32 = XCB_EVENT_MASK_EXPOSURE.rawValue | XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue
             | XCB_EVENT_MASK_BUTTON_PRESS.rawValue | XCB_EVENT_MASK_BUTTON_RELEASE.rawValue
@@ -42,18 +44,8 @@ public final class ToolbarWindow {
             | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
         let values: [UInt32] = [0, UInt32(XCB_GRAVITY_NORTH_WEST.rawValue), eventMask]
         let mask = XCB_CW_BACK_PIXMAP.rawValue | XCB_CW_BIT_GRAVITY.rawValue | XCB_CW_EVENT_MASK.rawValue
-        let cookie = xcb_create_window_checked(c, screen.root_depth, window, screen.root, 0, 0,
-                                               UInt16(clamping: self.width), UInt16(clamping: self.height), 0,
-                                               UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.root_visual, mask, values)
-        if let error = xcb_request_check(c, cookie) {
-            let code = error.pointee.error_code
-            free(error)
-            throw X11Error("badge-demo: the X server refused to create the window (X error \(code))")
-        }
-        gc = x.generateID()
-        let gcValues: [UInt32] = [0]
-        xcb_create_gc(c, gc, window, XCB_GC_GRAPHICS_EXPOSURES.rawValue, gcValues)
-        backBuffer = try ImageSurface(width: self.width, height: self.height)
+        window = try x.createWindow("the window", width: self.width, height: self.height, mask: mask, values: values)
+        gc = x.createCopyGC(for: window)
         setStaticProperties(minimumWidth: minimumWidth, minimumHeight: minimumHeight)
     }
 
@@ -69,10 +61,14 @@ public final class ToolbarWindow {
 
     /// Records a new size from ConfigureNotify; returns true (and makes a new, unpainted back buffer)
     /// when it changed. The caller must paint the whole buffer before the next copy.
+    ///
+    /// The buffer never grows beyond the screen's larger side (at most 8192 pixels): another client
+    /// may resize the window to 32767 × 32767, which would otherwise ask for a 4 GB buffer. What lies
+    /// beyond it cannot be on screen.
     public func resize(width newWidth: Int, height newHeight: Int) throws -> Bool {
         let w = max(newWidth, 1), h = max(newHeight, 1)
         guard w != width || h != height else { return false }
-        backBuffer = try ImageSurface(width: w, height: h)
+        backBuffer = try ImageSurface(width: min(w, bufferLimit), height: min(h, bufferLimit))
         width = w
         height = h
         return true
@@ -89,6 +85,7 @@ public final class ToolbarWindow {
     }
 
     /// Copies the device-pixel rectangle of the back buffer to the window with PutImage.
+    /// (Pixels beyond the back buffer, in a window larger than the screen, are left alone.)
     public func present(x px: Int, y py: Int, width pw: Int, height ph: Int) {
         ImageUpload.put(backBuffer, x: x, window: window, gc: gc, rect: px, py, pw, ph)
     }
@@ -130,19 +127,13 @@ public final class ToolbarWindow {
         setProperty32(XCB_ATOM_WM_HINTS.rawValue, type: XCB_ATOM_WM_HINTS.rawValue, values: hints)
     }
 
-    /// Replaces an 8-bit property.
+    /// Replaces an 8-bit property of the window.
     func setProperty(_ property: xcb_atom_t, type: xcb_atom_t, bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { buffer in
-            _ = xcb_change_property(x.connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, 8,
-                                    UInt32(buffer.count), buffer.baseAddress)
-        }
+        x.setProperty(property, of: window, type: type, bytes: bytes)
     }
 
-    /// Replaces a 32-bit property.
+    /// Replaces a 32-bit property of the window.
     func setProperty32(_ property: xcb_atom_t, type: xcb_atom_t, values: [UInt32]) {
-        values.withUnsafeBufferPointer { buffer in
-            _ = xcb_change_property(x.connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, 32,
-                                    UInt32(buffer.count), buffer.baseAddress)
-        }
+        x.setProperty32(property, of: window, type: type, values: values)
     }
 }

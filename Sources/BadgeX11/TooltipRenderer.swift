@@ -27,7 +27,8 @@ public final class TooltipRenderer {
         let extents = text.extents(of: label, font: Self.font).logical
         let width = (extents.width + 2 * Self.padding.horizontal) * scale
         let height = (extents.height + 2 * Self.padding.vertical) * scale
-        return (max(1, min(4000, Int(width.rounded(.up)))), max(1, min(1000, Int(height.rounded(.up)))))
+        // Clamped before converting: Int(_:) traps on a value out of range (a very long label).
+        return (max(1, Int(min(4000, width).rounded(.up))), max(1, Int(min(1000, height).rounded(.up))))
     }
 
     /// Paints the tooltip for `label` into `cr` (device pixels), filling `width` × `height`.

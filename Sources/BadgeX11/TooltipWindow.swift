@@ -21,33 +21,15 @@ public final class TooltipWindow {
     /// Creates the (unmapped) tooltip window.
     public init(connection x: XConnection, atoms: Atoms) throws {
         self.x = x
-        let c = x.connection
-        let screen = x.screen.pointee
-        window = x.generateID()
         // Value list in ascending mask-bit order: back pixmap (None), override-redirect, save-under, event mask.
         let values: [UInt32] = [0, 1, 1, XCB_EVENT_MASK_EXPOSURE.rawValue]
         let mask = XCB_CW_BACK_PIXMAP.rawValue | XCB_CW_OVERRIDE_REDIRECT.rawValue | XCB_CW_SAVE_UNDER.rawValue
             | XCB_CW_EVENT_MASK.rawValue
-        let cookie = xcb_create_window_checked(c, screen.root_depth, window, screen.root, 0, 0, 1, 1, 0,
-                                               UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.root_visual, mask, values)
-        if let error = xcb_request_check(c, cookie) {
-            let code = error.pointee.error_code
-            free(error)
-            throw X11Error("badge-demo: the X server refused to create the tooltip window (X error \(code))")
-        }
-        gc = x.generateID()
-        let gcValues: [UInt32] = [0]
-        xcb_create_gc(c, gc, window, XCB_GC_GRAPHICS_EXPOSURES.rawValue, gcValues)
-        let wmClass = Array("badge-demo-tooltip\0BadgeDemo\0".utf8)
-        wmClass.withUnsafeBufferPointer { buffer in
-            _ = xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, XCB_ATOM_WM_CLASS.rawValue,
-                                    XCB_ATOM_STRING.rawValue, 8, UInt32(buffer.count), buffer.baseAddress)
-        }
-        let type: [UInt32] = [atoms.netWMWindowTypeTooltip]
-        type.withUnsafeBufferPointer { buffer in
-            _ = xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, atoms.netWMWindowType,
-                                    XCB_ATOM_ATOM.rawValue, 32, 1, buffer.baseAddress)
-        }
+        window = try x.createWindow("the tooltip window", width: 1, height: 1, mask: mask, values: values)
+        gc = x.createCopyGC(for: window)
+        x.setProperty(XCB_ATOM_WM_CLASS.rawValue, of: window, type: XCB_ATOM_STRING.rawValue,
+                      bytes: Array("badge-demo-tooltip\0BadgeDemo\0".utf8))
+        x.setProperty32(atoms.netWMWindowType, of: window, type: XCB_ATOM_ATOM.rawValue, values: [atoms.netWMWindowTypeTooltip])
     }
 
     deinit {
@@ -56,19 +38,15 @@ public final class TooltipWindow {
     }
 
     /// Shows `label` with its top-left corner near root point (`rootX`, `rootY`), kept on screen;
-    /// `renderer` paints it at `scale`.
-    public func show(_ label: String, rootX: Int, rootY: Int, scale: Double, renderer: TooltipRenderer) {
+    /// `renderer` paints it at `scale`. Throws (leaving the tooltip as it was) when it cannot be drawn.
+    public func show(_ label: String, rootX: Int, rootY: Int, scale: Double, renderer: TooltipRenderer) throws {
         let size = renderer.size(of: label, scale: scale)
         let screen = x.screen.pointee
         let screenWidth = Int(screen.width_in_pixels), screenHeight = Int(screen.height_in_pixels)
         let left = max(0, min(rootX, screenWidth - size.width))
         let top = max(0, min(rootY, screenHeight - size.height))
-        guard let image = try? ImageSurface(width: size.width, height: size.height) else { return }
-        do {
-            try image.draw { cr in renderer.draw(label, scale: scale, width: size.width, height: size.height, in: cr) }
-        } catch {
-            return
-        }
+        let image = try ImageSurface(width: size.width, height: size.height)
+        try image.draw { cr in renderer.draw(label, scale: scale, width: size.width, height: size.height, in: cr) }
         self.image = image
         let values: [UInt32] = [UInt32(bitPattern: Int32(left)), UInt32(bitPattern: Int32(top)),
                                 UInt32(size.width), UInt32(size.height), UInt32(XCB_STACK_MODE_ABOVE.rawValue)]
@@ -81,10 +59,11 @@ public final class TooltipWindow {
         present()
     }
 
-    /// Unmaps the tooltip.
+    /// Unmaps the tooltip and releases its image (up to 16 MB for a long label at 4×).
     public func hide() {
         guard text != nil else { return }
         text = nil
+        image = nil
         xcb_unmap_window(x.connection, window)
     }
 

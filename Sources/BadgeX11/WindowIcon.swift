@@ -11,13 +11,12 @@ public enum WindowIcon {
     public static let sizes = [16, 32, 48]
 
     /// The _NET_WM_ICON property value: for each size, width, height, then width × height
-    /// non-premultiplied 0xAARRGGBB pixels, row by row.
-    public static func cardinals(total: Int, icons: IconLibrary, text: TextLayouts, iconName: String = "bell") -> [UInt32] {
+    /// non-premultiplied 0xAARRGGBB pixels, row by row. Throws when cairo cannot draw an icon.
+    public static func cardinals(total: Int, icons: IconLibrary, text: TextLayouts, iconName: String = "bell") throws -> [UInt32] {
         var values: [UInt32] = []
         for size in sizes {
-            guard let image = try? ImageSurface(width: size, height: size) else { continue }
-            try? image.draw { cr in draw(total: total, size: size, icons: icons, text: text, iconName: iconName, in: cr) }
-            cairo_surface_flush(image.surface)
+            let image = try ImageSurface(width: size, height: size)
+            try image.draw { cr in draw(total: total, size: size, icons: icons, text: text, iconName: iconName, in: cr) }
             values.append(UInt32(size))
             values.append(UInt32(size))
             for y in 0..<size {

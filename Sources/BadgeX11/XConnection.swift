@@ -13,7 +13,7 @@ public final class XConnection {
     public let screen: UnsafeMutablePointer<xcb_screen_t>
     /// The root window of the default screen.
     public var root: xcb_window_t { screen.pointee.root }
-    /// True when the server sends image data least-significant byte first.
+    /// True when the server expects image data least-significant byte first (PutImage converts otherwise).
     public let imageByteOrderIsLSB: Bool
     /// Bits per pixel of images at the root depth.
     public let bitsPerPixel: Int
@@ -93,16 +93,68 @@ public final class XConnection {
             xcb_intern_atom(connection, 0, UInt16(name.utf8.count), name)
         }
         var atoms: [String: xcb_atom_t] = [:]
-        for (name, cookie) in zip(names, cookies) {
+        for (index, (name, cookie)) in zip(names, cookies).enumerated() {
             var error: UnsafeMutablePointer<xcb_generic_error_t>?
             guard let reply = xcb_intern_atom_reply(connection, cookie, &error) else {
                 free(error)
+                // Replies still on their way would otherwise stay in XCB's queue.
+                for pending in cookies[(index + 1)...] { xcb_discard_reply(connection, pending.sequence) }
                 throw X11Error("badge-demo: the X server did not intern atom \(name)")
             }
             atoms[name] = reply.pointee.atom
             free(reply)
         }
         return atoms
+    }
+
+    /// Sends a client message to the root window with the substructure masks, as EWMH asks for
+    /// requests to the window manager (and for answering its _NET_WM_PING).
+    public func sendToRoot(_ message: xcb_client_message_event_t) {
+        var message = message
+        let mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue
+        withUnsafeBytes(of: &message) { bytes in
+            _ = xcb_send_event(connection, 0, root, mask, bytes.baseAddress?.assumingMemoryBound(to: CChar.self))
+        }
+    }
+
+    /// Replaces an 8-bit property of `window`.
+    public func setProperty(_ property: xcb_atom_t, of window: xcb_window_t, type: xcb_atom_t, bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            _ = xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, 8,
+                                    UInt32(buffer.count), buffer.baseAddress)
+        }
+    }
+
+    /// Replaces a 32-bit property of `window`.
+    public func setProperty32(_ property: xcb_atom_t, of window: xcb_window_t, type: xcb_atom_t, values: [UInt32]) {
+        values.withUnsafeBufferPointer { buffer in
+            _ = xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, 32,
+                                    UInt32(buffer.count), buffer.baseAddress)
+        }
+    }
+
+    /// Creates an input-output window on the default screen, checked: throws a message naming `what`
+    /// ("the window", "the tooltip window") when the server refuses. `values` follow `mask`'s bit order.
+    public func createWindow(_ what: String, width: Int, height: Int, mask: UInt32, values: [UInt32]) throws -> xcb_window_t {
+        let window = generateID()
+        let cookie = xcb_create_window_checked(connection, screen.pointee.root_depth, window, root, 0, 0,
+                                               UInt16(clamping: max(width, 1)), UInt16(clamping: max(height, 1)), 0,
+                                               UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.pointee.root_visual,
+                                               mask, values)
+        if let error = xcb_request_check(connection, cookie) {
+            let code = error.pointee.error_code
+            free(error)
+            throw X11Error("badge-demo: the X server refused to create \(what) (\(XErrorDescription.errorName(code)))")
+        }
+        return window
+    }
+
+    /// Creates a graphics context for PutImage into `window` (no GraphicsExpose events).
+    public func createCopyGC(for window: xcb_window_t) -> xcb_gcontext_t {
+        let gc = generateID()
+        let values: [UInt32] = [0]
+        xcb_create_gc(connection, gc, window, XCB_GC_GRAPHICS_EXPOSURES.rawValue, values)
+        return gc
     }
 
     /// A human-readable reason for an `xcb_connection_has_error` status.

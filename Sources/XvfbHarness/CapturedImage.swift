@@ -90,6 +90,7 @@ public struct CapturedImage: Equatable, Sendable {
         self.width = width; self.height = height; self.origin = origin; self.pixels = pixels
     }
 
+    /// Same size, origin and pixels.
     public static func == (a: CapturedImage, b: CapturedImage) -> Bool {
         a.width == b.width && a.height == b.height && a.origin == b.origin && a.pixels == b.pixels
     }
@@ -182,8 +183,8 @@ public struct CapturedImage: Equatable, Sendable {
             return String(decoding: bytes[start..<index], as: UTF8.self)
         }
         guard try token() == "P6", let w = Int(try token()), let h = Int(try token()), let maxval = Int(try token()),
-              w > 0, h > 0, maxval == 255 else {
-            throw HarnessError("\(path) is not a binary PPM (P6, maxval 255)")
+              w > 0, h > 0, w <= 32_767, h <= 32_767, maxval == 255 else {
+            throw HarnessError("\(path) is not a binary PPM (P6, 1...32767 pixels a side, maxval 255)")
         }
         index += 1  // the single whitespace after maxval
         guard bytes.count - index >= w * h * 3 else { throw HarnessError("\(path): truncated PPM data") }

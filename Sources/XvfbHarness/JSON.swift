@@ -3,11 +3,17 @@ import BadgeCore
 /// A parsed JSON value, as written by the app's control channel (one object per line), in the shape
 /// tests find convenient (numbers as doubles, objects as dictionaries). Parsing is BadgeCore's.
 public enum JSONValue: Equatable, Sendable, CustomStringConvertible {
+    /// null.
     case null
+    /// true or false.
     case bool(Bool)
+    /// Any number (whole numbers too).
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object (a repeated key keeps its first value).
     case object([String: JSONValue])
 
     /// Parses one JSON text; throws `HarnessError` with the reason and offset of the first syntax error.
@@ -63,39 +69,18 @@ public enum JSONValue: Equatable, Sendable, CustomStringConvertible {
     /// Whether this is JSON `null`.
     public var isNull: Bool { self == .null }
 
-    /// Compact JSON text (object keys sorted), for messages.
-    public var description: String {
-        switch self {
-        case .null: return "null"
-        case .bool(let b): return b ? "true" : "false"
-        case .number(let d): return d.rounded() == d && abs(d) < 9e15 ? String(Int(d)) : String(d)
-        case .string(let s): return JSONValue.quote(s)
-        case .array(let a): return "[" + a.map(\.description).joined(separator: ",") + "]"
-        case .object(let o):
-            return "{" + o.keys.sorted().map { JSONValue.quote($0) + ":" + (o[$0]?.description ?? "null") }
-                .joined(separator: ",") + "}"
-        }
-    }
+    /// Compact JSON text (object keys sorted), for messages; written by BadgeCore's serializer.
+    public var description: String { coreValue.serialized }
 
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\0": out += "\\u0000"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+    /// This value as BadgeCore's JSON type, with object keys sorted.
+    var coreValue: BadgeCore.JSONValue {
+        switch self {
+        case .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .number(let number): return .double(number)
+        case .string(let text): return .string(text)
+        case .array(let items): return .array(items.map(\.coreValue))
+        case .object(let members): return .object(members.sorted { $0.key < $1.key }.map { ($0.key, $0.value.coreValue) })
         }
-        return out + "\""
     }
 }

@@ -20,9 +20,11 @@ public struct HarnessError: Error, CustomStringConvertible, Sendable {
 public struct Deadline: Sendable {
     private let instant: ContinuousClock.Instant
 
-    /// A deadline `seconds` from now.
+    /// A deadline `seconds` from now (NaN and negative values: now; at most about 31 years away).
     public init(seconds: Double) {
-        instant = ContinuousClock.now.advanced(by: .milliseconds(Int64((seconds * 1000).rounded())))
+        let milliseconds = (seconds * 1000).rounded()
+        let bounded = milliseconds.isNaN ? 0 : Int64(min(max(milliseconds, 0), 1e12))
+        instant = ContinuousClock.now.advanced(by: .milliseconds(bounded))
     }
 
     /// Milliseconds left (never negative), rounded up, capped to fit poll()'s `Int32` timeout.

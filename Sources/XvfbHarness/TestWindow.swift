@@ -3,15 +3,23 @@ import Glibc
 
 /// An event received by a `TestWindow`.
 public enum TestWindowEvent: Equatable, Sendable {
+    /// ButtonPress at window coordinates.
     case buttonPress(button: Int, x: Int, y: Int)
+    /// ButtonRelease at window coordinates.
     case buttonRelease(button: Int, x: Int, y: Int)
+    /// KeyPress.
     case keyPress(keycode: Int)
+    /// KeyRelease.
     case keyRelease(keycode: Int)
+    /// MotionNotify at window coordinates.
     case motion(x: Int, y: Int)
+    /// Expose; `count` more follow.
     case expose(count: Int)
+    /// MapNotify.
     case mapNotify
     /// A ClientMessage: its type atom, format and first 32-bit data word.
     case clientMessage(type: UInt32, format: Int, data0: UInt32)
+    /// Any other event or an error (type 0), by response type.
     case other(type: Int)
 }
 
@@ -30,17 +38,7 @@ public final class TestWindow {
                 background: RGB = RGB(hex: 0x336699), title: String = "harness test window", timeout: Double = 10) throws {
         let helper = try XTestClient(display: display)  // for the visual pixel value
         let pixel = try helper.pixelValue(for: background)
-        var screenNumber: Int32 = 0
-        guard let c: OpaquePointer = xcb_connect(display, &screenNumber) else { throw HarnessError("xcb_connect failed") }
-        let err = xcb_connection_has_error(c)
-        if err != 0 {
-            xcb_disconnect(c)
-            throw HarnessError("TestWindow cannot connect to \(display): \(describeConnectionError(err))")
-        }
-        guard let setup = xcb_get_setup(c), let screen = xcb_setup_roots_iterator(setup).data else {
-            xcb_disconnect(c)
-            throw HarnessError("TestWindow: no screen on \(display)")
-        }
+        let (c, screen) = try openDisplay(display, for: "TestWindow")
         connection = c
         self.width = width
         self.height = height

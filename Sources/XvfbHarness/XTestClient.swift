@@ -4,7 +4,16 @@ import Glibc
 
 /// Core event codes used with XTEST FakeInput.
 public enum FakeInputType: UInt8, Sendable {
-    case keyPress = 2, keyRelease = 3, buttonPress = 4, buttonRelease = 5, motionNotify = 6
+    /// A key goes down (`detail`: keycode).
+    case keyPress = 2
+    /// A key comes up.
+    case keyRelease = 3
+    /// A pointer button goes down (`detail`: button number).
+    case buttonPress = 4
+    /// A pointer button comes up.
+    case buttonRelease = 5
+    /// The pointer moves (absolute, root coordinates).
+    case motionNotify = 6
 }
 
 /// A property read back from a window.
@@ -33,6 +42,32 @@ func describeConnectionError(_ code: Int32) -> String {
     }
 }
 
+/// Connects to `display` and finds its default screen; `who` names the caller in error messages.
+/// The caller owns the returned connection (xcb_disconnect).
+func openDisplay(_ display: String, for who: String) throws -> (connection: OpaquePointer, screen: UnsafeMutablePointer<xcb_screen_t>) {
+    var screenNumber: Int32 = 0
+    guard let c: OpaquePointer = xcb_connect(display, &screenNumber) else {
+        throw HarnessError("\(who): xcb_connect(\(display)) returned no connection")
+    }
+    let error = xcb_connection_has_error(c)
+    if error != 0 {
+        xcb_disconnect(c)
+        throw HarnessError("\(who) cannot connect to X display \(display): \(describeConnectionError(error))")
+    }
+    guard let setup = xcb_get_setup(c) else {
+        xcb_disconnect(c)
+        throw HarnessError("\(who): no connection setup for \(display)")
+    }
+    var it = xcb_setup_roots_iterator(setup)
+    var n = screenNumber
+    while n > 0 && it.rem > 0 { xcb_screen_next(&it); n -= 1 }
+    guard it.rem > 0, let screen = it.data else {
+        xcb_disconnect(c)
+        throw HarnessError("\(who): display \(display) has no screen \(screenNumber)")
+    }
+    return (c, screen)
+}
+
 /// The X connection of the test itself: XTEST input, GetImage capture, properties, client
 /// messages. One per test and per server; not Sendable (the XCB connection is owned by the class
 /// and disconnected in deinit).
@@ -55,28 +90,9 @@ public final class XTestClient {
 
     /// Connects to `display` and checks that the XTEST extension is present.
     public init(display: String) throws {
-        var screenNumber: Int32 = 0
-        guard let c: OpaquePointer = xcb_connect(display, &screenNumber) else {
-            throw HarnessError("xcb_connect(\(display)) returned no connection")
-        }
-        let error = xcb_connection_has_error(c)
-        if error != 0 {
-            xcb_disconnect(c)
-            throw HarnessError("cannot connect to X display \(display): \(describeConnectionError(error))")
-        }
+        let (c, screen) = try openDisplay(display, for: "XTestClient")
         connection = c
         self.display = display
-        guard let setup = xcb_get_setup(c) else {
-            xcb_disconnect(c)
-            throw HarnessError("no connection setup for \(display)")
-        }
-        var it = xcb_setup_roots_iterator(setup)
-        var n = screenNumber
-        while n > 0 && it.rem > 0 { xcb_screen_next(&it); n -= 1 }
-        guard it.rem > 0, let screen = it.data else {
-            xcb_disconnect(c)
-            throw HarnessError("display \(display) has no screen \(screenNumber)")
-        }
         root = screen.pointee.root
         screenWidth = Int(screen.pointee.width_in_pixels)
         screenHeight = Int(screen.pointee.height_in_pixels)
@@ -154,41 +170,36 @@ public final class XTestClient {
 
     // MARK: XTEST input
 
-    private func fake(_ type: FakeInputType, detail: UInt8 = 0, x: Int = 0, y: Int = 0) {
-        xcb_test_fake_input(connection, type.rawValue, detail, 0, type == .motionNotify ? root : 0,
-                            Int16(clamping: x), Int16(clamping: y), 0)
-    }
-
     /// Moves the pointer to (x, y) in root coordinates.
     public func move(toRoot point: (x: Int, y: Int)) throws {
-        fake(.motionNotify, x: point.x, y: point.y)
+        fakeInput(.motionNotify, x: point.x, y: point.y)
         try sync()
     }
 
     /// Presses `button` (1 left, 2 middle, 3 right, 4/5 wheel up/down) where the pointer is.
     public func press(button: UInt8) throws {
-        fake(.buttonPress, detail: button)
+        fakeInput(.buttonPress, detail: button)
         try sync()
     }
 
     /// Releases `button` where the pointer is.
     public func release(button: UInt8) throws {
-        fake(.buttonRelease, detail: button)
+        fakeInput(.buttonRelease, detail: button)
         try sync()
     }
 
     /// Moves to (x, y) in root coordinates, then presses and releases `button`.
     public func click(button: UInt8, atRoot point: (x: Int, y: Int)) throws {
-        fake(.motionNotify, x: point.x, y: point.y)
-        fake(.buttonPress, detail: button)
-        fake(.buttonRelease, detail: button)
+        fakeInput(.motionNotify, x: point.x, y: point.y)
+        fakeInput(.buttonPress, detail: button)
+        fakeInput(.buttonRelease, detail: button)
         try sync()
     }
 
     /// Presses and releases the key with this keycode.
     public func key(keycode: UInt8) throws {
-        fake(.keyPress, detail: keycode)
-        fake(.keyRelease, detail: keycode)
+        fakeInput(.keyPress, detail: keycode)
+        fakeInput(.keyRelease, detail: keycode)
         try sync()
     }
 
@@ -364,7 +375,9 @@ public final class XTestClient {
         guard let masks = visualMasks(setup: setup, visual: visualID) else {
             throw HarnessError("visual 0x\(String(visualID, radix: 16)) of depth \(depth) is not TrueColor/DirectColor (cannot decode)")
         }
-        guard [16, 24, 32].contains(format.bpp) else { throw HarnessError("unsupported \(format.bpp) bits per pixel (depth \(depth))") }
+        guard [16, 24, 32].contains(format.bpp), format.pad > 0, format.pad % 8 == 0 else {
+            throw HarnessError("unsupported pixmap format: \(format.bpp) bits per pixel, scanline pad \(format.pad) (depth \(depth))")
+        }
         let bytesPerPixel = format.bpp / 8
         let stride = ((area.width * format.bpp + format.pad - 1) / format.pad) * format.pad / 8
         guard length >= stride * (area.height - 1) + area.width * bytesPerPixel else {

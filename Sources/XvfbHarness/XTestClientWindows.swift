@@ -14,7 +14,8 @@ extension XTestClient {
     public func keycodeAndColumn(forKeysym keysym: UInt32) throws -> (keycode: UInt8, column: Int)? {
         guard let setup = xcb_get_setup(connection) else { throw HarnessError("no setup") }
         let first = setup.pointee.min_keycode, last = setup.pointee.max_keycode
-        let count = UInt8(Int(last) - Int(first) + 1)
+        guard last >= first else { throw HarnessError("the server's keycode range \(first)...\(last) is empty") }
+        let count = UInt8(clamping: Int(last) - Int(first) + 1)
         let r = try reply("GetKeyboardMapping") {
             xcb_get_keyboard_mapping_reply($0, xcb_get_keyboard_mapping($0, first, count), $1)
         }
@@ -51,9 +52,9 @@ extension XTestClient {
         try sync()
     }
 
-    /// Sends one fake key press or release.
+    /// Sends one fake key press or release (without flushing).
     public func fakeKey(press: Bool, keycode: UInt8) {
-        xcb_test_fake_input(connection, press ? 2 : 3, keycode, 0, 0, 0, 0, 0)
+        fakeInput(press ? .keyPress : .keyRelease, detail: keycode)
     }
 
     /// Gives the keyboard focus to `window` (the root window: nobody's).
@@ -64,7 +65,7 @@ extension XTestClient {
 
     /// Asks for a new size with ConfigureWindow (as a window manager or xdotool would).
     public func resize(window: UInt32, width: Int, height: Int) throws {
-        let values: [UInt32] = [UInt32(width), UInt32(height)]
+        let values: [UInt32] = [UInt32(clamping: width), UInt32(clamping: height)]
         xcb_configure_window(connection, window, UInt16(XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue), values)
         try sync()
     }

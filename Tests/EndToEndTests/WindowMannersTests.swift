@@ -93,12 +93,15 @@ struct WindowMannersTests {
         let tall = try s.state()
         let bell = try tall.button("bell")
         #expect(bell.button.y == (120 - bell.button.height) / 2, "buttons are centred vertically in 120 px: \(bell.button)")
-        for (w, h) in [(1, 1), (2, 200), (300, 1), (7, 7), (1000, 30)] {
+        let startRSS = try s.app.residentKilobytes()
+        for (w, h) in [(1, 1), (2, 200), (300, 1), (7, 7), (1000, 30), (32767, 32767)] {
             try s.x.resize(window: s.window, width: w, height: h)
             try s.sync()
             #expect(s.app.waitForExit(timeout: 0) == nil, "the app exited at \(w)x\(h): \(s.app.stderrText)")
             #expect(try s.state().buttons.count == 4)
         }
+        // The largest window X allows: the back buffer stops at the screen's size, not 4 GB.
+        #expect(try s.app.residentKilobytes() - startRSS < 64 * 1024, "resident memory after a 32767x32767 resize")
         if let xdotool = findOnPath("xdotool") {
             let tool = try ChildProcess(executable: xdotool, arguments: ["windowsize", String(s.window), "260", "90"],
                                         environment: .inherited(adding: ["DISPLAY": s.server.display]))
