@@ -30,6 +30,8 @@ public final class DemoApplication {
     private var controlReader = LineReader(maximumLineLength: ControlCommand.maximumLineLength)
     private var controlLineNumber = 0
     private var controlOpen = false
+    /// Standard output of the control channel (with `--control`), written without blocking the loop.
+    private var output: EventOutput?
     private var reportedErrors = Set<Int>()
 
     private var keyboard: Keyboard?
@@ -83,6 +85,8 @@ public final class DemoApplication {
             return 4
         }
         loop()
+        // Give a reader half a second to take the last events (a script waiting for them after quit).
+        output?.finish(timeout: exitStatus == X11Error.connectionLostStatus ? 0.2 : 0.5)
         window = nil
         x = nil
         return exitStatus ?? 0
@@ -118,6 +122,7 @@ public final class DemoApplication {
         updateIcon()
         window.map()
         controlOpen = options.control
+        if options.control { output = EventOutput() }
         guard x.flush() else {
             throw X11Error("badge-demo: lost the connection to the X server on \(x.displayName)", exitStatus: X11Error.connectionLostStatus)
         }
@@ -150,7 +155,11 @@ public final class DemoApplication {
             pollSet.append(pollfd(fd: hoverTimer?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0))
             let busEvents = Int16(POLLIN) | (launcher?.hasPendingOutput == true ? Int16(POLLOUT) : 0)
             pollSet.append(pollfd(fd: launcher?.fileDescriptor ?? -1, events: busEvents, revents: 0))
-            if controlOpen { pollSet.append(pollfd(fd: 0, events: Int16(POLLIN), revents: 0)) }
+            // While the reader of our output lags far behind, stop taking commands (back-pressure);
+            // input events and repaints go on.
+            let readingCommands = controlOpen && output?.isBackedUp != true
+            pollSet.append(pollfd(fd: readingCommands ? 0 : -1, events: Int16(POLLIN), revents: 0))
+            pollSet.append(pollfd(fd: output?.hasBacklog == true ? 1 : -1, events: Int16(POLLOUT), revents: 0))
             let ready = poll(&pollSet, nfds_t(pollSet.count), -1)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -165,7 +174,8 @@ public final class DemoApplication {
             if pollSet[1].revents != 0 { timer.acknowledge() }
             if pollSet[2].revents != 0 { hoverTimerFired() }
             if pollSet[3].revents != 0 { launcher?.service() }
-            if controlOpen, pollSet.count > 4, pollSet[4].revents != 0 { readControl(x) }
+            if pollSet[5].revents != 0 { output?.flush() }
+            if readingCommands, pollSet[4].revents != 0 { readControl(x) }
         }
     }
 
@@ -718,7 +728,7 @@ public final class DemoApplication {
     // MARK: Output
 
     private func emit(_ value: JSONValue) {
-        writeLine(value.serialized, to: 1)
+        output?.send(value.serialized)
     }
 
     private func printError(_ message: String) {
