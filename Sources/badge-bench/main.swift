@@ -103,7 +103,7 @@ func benchLaunch(display: String, demo: String, baseline: String) throws {
         _ = try child.readEvent(named: "ready", timeout: 10)
         return (Statistics.seconds(since: start), child)
     }
-    var demoSamples: [Double] = [], baseSamples: [Double] = [], residentSamples: [Double] = []
+    var demoSamples: [Double] = [], baseSamples: [Double] = [], residentSamples: [Double] = [], baseResident: [Double] = []
     for _ in 0..<15 {
         let (t1, c1) = try launch(demo, ["--control"])
         demoSamples.append(t1)
@@ -111,11 +111,13 @@ func benchLaunch(display: String, demo: String, baseline: String) throws {
         c1.kill(SIGKILL); _ = c1.waitForExit(timeout: 5)
         let (t2, c2) = try launch(baseline, [])
         baseSamples.append(t2)
+        baseResident.append(Double(try c2.residentKilobytes()) / 1024)
         c2.kill(SIGKILL); _ = c2.waitForExit(timeout: 5)
     }
     let d = Statistics.median(demoSamples), b = Statistics.median(baseSamples)
     row("resident memory after start-up (15 launches)", "\(Statistics.format(Statistics.median(residentSamples), digits: 2)) MB",
-        "≤ 18–25 MB", "min \(Statistics.format(residentSamples.min() ?? 0, digits: 1)), max \(Statistics.format(residentSamples.max() ?? 0, digits: 1))")
+        "≤ 18–25 MB", "min \(Statistics.format(residentSamples.min() ?? 0, digits: 1)), max \(Statistics.format(residentSamples.max() ?? 0, digits: 1)); "
+            + "bare XCB window baseline \(Statistics.format(Statistics.median(baseResident), digits: 2)) MB")
     row("launch to first painted frame (Xvfb)", "\(Statistics.format(d * 1e3, digits: 1)) ms", "≤ 20–25 ms",
         "bare XCB window baseline \(Statistics.format(b * 1e3, digits: 1)) ms (ratio \(Statistics.format(d / b)))")
 }
@@ -133,6 +135,7 @@ func benchRunning(display: String, demo: String) throws {
 
     let x = try XTestClient(display: display)
     try x.movePointerToCorner()
+    try x.sync()   // the server has processed the motion before the app is asked to sync
     try child.writeLine("sync before")
     _ = try child.readEvent(named: "sync")
     let (ticksBefore, wakeupsBefore) = try idle(child, seconds: 10)
@@ -160,6 +163,7 @@ func benchRunning(display: String, demo: String) throws {
         "one GetImage alone \(Statistics.format(capture * 1e3, digits: 2)) ms")
 
     try x.movePointerToCorner()
+    try x.sync()   // the server has processed the motion before the app is asked to sync
     // Let the last bounce finish: "animating" turns false, then sync.
     let settle = Deadline(seconds: 5)
     repeat {
