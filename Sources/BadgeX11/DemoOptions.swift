@@ -33,7 +33,7 @@ public struct DemoOptions: Equatable, Sendable {
     public var debugCommands = false
 
     /// The ids of the buttons the demo shows.
-    public static let buttonIDs = ["bell", "mail", "chat", "updates"]
+    public static let buttonIDs = DemoToolbar.defaultConfig.buttons.map(\.id)
 
     /// The flags that take a value (`--flag VALUE` or `--flag=VALUE`); every other flag takes none.
     private static let flagsWithValues: Set<String> = ["--count", "--icon", "--screenshot", "--scale", "--theme", "--config", "--gallery"]

@@ -2,24 +2,19 @@ import Glibc
 
 /// Writes diagnostics to standard error without touching C's `stderr` global (not concurrency-safe).
 public enum StandardError {
-    /// Writes `message` and a newline to file descriptor 2.
+    /// Writes `message` and a newline to file descriptor 2, retrying short and interrupted writes;
+    /// gives up quietly when the descriptor fails, so diagnostics never stop the app.
     public static func write(_ message: String) {
-        writeLine(message, to: 2)
-    }
-}
-
-/// Writes `line` and a newline to `descriptor`, retrying short and interrupted writes; gives up
-/// quietly when the reader has gone (EPIPE) or the descriptor fails, so output never stops the app.
-func writeLine(_ line: String, to descriptor: Int32) {
-    var text = line
-    text += "\n"
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
+        var text = message
+        text += "\n"
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(2, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
         }
     }
 }
