@@ -85,6 +85,10 @@ public final class DemoApplication {
             return 4
         }
         loop()
+        if exitStatus == 0, let x, x.errorStatus == 0, !pendingSyncs.isEmpty {
+            // `sync` then `quit` in one write: draw what the commands before them changed and answer.
+            refresh(x)
+        }
         // Give a reader half a second to take the last events (a script waiting for them after quit).
         output?.finish(timeout: exitStatus == X11Error.connectionLostStatus ? 0.2 : 0.5)
         window = nil

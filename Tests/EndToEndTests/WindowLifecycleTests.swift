@@ -41,6 +41,17 @@ struct WindowLifecycleTests {
         #expect(s.app.waitForExit(timeout: 5) == .exited(0))
     }
 
+    @Test("A sync written together with quit is still answered, after the change before it")
+    func syncThenQuit() throws {
+        let s = try DemoSession("sync-quit", reduceMotion: true)
+        try s.command("set mail 7\nsync last\nquit")
+        let change = try s.nextChange()
+        #expect(change["content"]?["count"]?.int == 7)
+        let answer = try s.app.readEvent(named: "sync", timeout: 5)
+        #expect(answer["token"]?.string == "last")
+        #expect(s.app.waitForExit(timeout: 5) == .exited(0))
+    }
+
     @Test("Killing the X server while idle: exit 3 within 1 s with one line on stderr",
           arguments: [false, true])
     func serverLoss(whileAnimating: Bool) throws {
