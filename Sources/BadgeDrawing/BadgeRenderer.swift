@@ -19,7 +19,7 @@ public final class BadgeRenderer {
     /// out of the icon underneath (see `cutOutRing`), which is exact over any background.
     public func draw(_ presentation: BadgePresentation, style: BadgeStyle, surface: Color, ringIsCutOut: Bool = false,
                      in cr: OpaquePointer) {
-        guard presentation.isVisible, let frame = presentation.frame else { return }
+        guard presentation.isVisible, let frame = presentation.frame, Self.isDrawable(presentation) else { return }
         cairo_save(cr)
         defer { cairo_restore(cr) }
         Self.applyScale(of: presentation, about: frame, cr)
@@ -55,6 +55,13 @@ public final class BadgeRenderer {
         }
     }
 
+    /// Whether the badge covers anything once its scale is quantised: the last frames of a shrink
+    /// (scale below 1/64) round to 0, and scaling a cairo context by 0 would put it in an error
+    /// state that fails the whole frame.
+    private static func isDrawable(_ presentation: BadgePresentation) -> Bool {
+        quantized(presentation.scale) > 0
+    }
+
     /// Scales the context about the badge's centre by the presentation's (quantised) scale.
     private static func applyScale(of presentation: BadgePresentation, about frame: Rect, _ cr: OpaquePointer) {
         let scale = quantized(presentation.scale)
@@ -76,7 +83,8 @@ public final class BadgeRenderer {
     /// the surface behind shows through: a knockout ring that matches any theme, hover or pressed state.
     public func cutOutRing(_ presentation: BadgePresentation, style: BadgeStyle, in cr: OpaquePointer) {
         guard presentation.isVisible, let frame = presentation.frame, let border = style.border,
-              border.color == .matchesSurface, border.width > 0, border.width.isFinite else { return }
+              border.color == .matchesSurface, border.width > 0, border.width.isFinite,
+              Self.isDrawable(presentation) else { return }
         cairo_save(cr)
         defer { cairo_restore(cr) }
         Self.applyScale(of: presentation, about: frame, cr)

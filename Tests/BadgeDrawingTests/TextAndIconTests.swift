@@ -89,3 +89,26 @@ import Testing
         }
     }
 }
+
+@Suite struct BadgeScaleEdgeTests {
+    /// The last frames of a shrink have scales that quantise to 0. Drawing one must paint nothing
+    /// and leave the context usable for the rest of the frame (a zero scale would make cairo's
+    /// matrix singular and fail every later drawing call).
+    @Test(arguments: [0.01, 1.0 / 70, -0.01])
+    func aBadgeShrunkToNothingPaintsNothingAndKeepsTheFrame(scale: Double) throws {
+        let renderer = BadgeRenderer(text: try TextLayouts())
+        let style = BadgeStyle()
+        let image = try ImageSurface(width: 40, height: 20)
+        try image.draw { cr in
+            let shrunk = BadgePresentation(label: .text("3"), frame: Rect(x: 0, y: 0, width: 18, height: 18),
+                                           scale: scale, opacity: 1, runs: [])
+            renderer.cutOutRing(shrunk, style: style, in: cr)
+            renderer.draw(shrunk, style: style, surface: .white, in: cr)
+            let shown = BadgePresentation(label: .dot, frame: Rect(x: 22, y: 0, width: 18, height: 18),
+                                          scale: 1, opacity: 1, runs: [])
+            renderer.draw(shown, style: style, surface: .white, in: cr)
+        }
+        #expect(image.pixel(x: 9, y: 9).alpha == 0, "the shrunk badge painted")
+        #expect(image.pixel(x: 31, y: 9).alpha == 255, "the badge drawn after it is missing")
+    }
+}
