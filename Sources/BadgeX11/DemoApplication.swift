@@ -26,6 +26,8 @@ public final class DemoApplication {
     private var announcedReady = false
     private var exposed: (x0: Int, y0: Int, x1: Int, y1: Int)?
     private var pendingSyncs: [String] = []
+    /// Drawing failures already written to standard error.
+    private var reportedDrawingFailures: Set<String> = []
     private var exitStatus: Int32?
     private var controlReader = LineReader(maximumLineLength: ControlCommand.maximumLineLength)
     private var controlLineNumber = 0
@@ -687,7 +689,8 @@ public final class DemoApplication {
                     }
                     bufferPainted = true
                 } catch {
-                    printError("badge-demo: drawing failed: \(error)")
+                    // Once per distinct failure: a failing frame repeats at the frame rate.
+                    if reportedDrawingFailures.insert("\(error)").inserted { printError("badge-demo: \(error)") }
                 }
                 if mapped {
                     window.present(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
