@@ -31,7 +31,7 @@ let package = Package(
         .target(
             name: "BadgeResources",
             path: "Resources",
-            exclude: ["screenshot.png", "gallery.png", "scaling.png", "badge-demo.desktop"],
+            exclude: ["screenshot.png", "gallery.png", "scaling.png", "badge-demo.desktop", "badge-demo.order"],
             sources: ["BundledIcons.swift"],
             resources: [
                 .embedInCode("Icons/bell.svg"), .embedInCode("Icons/mail.svg"),
