@@ -3,7 +3,7 @@ import Testing
 import XvfbHarness
 
 /// Many animated changes through the control channel: no memory, descriptor or X resource leaks.
-/// `make test` runs 2,000 changes; `make soak` (BADGE_SOAK=1) runs 100,000 in a release build.
+/// `make test` runs 2,000 changes; `make soak` (BADGE_SOAK=1) runs 100,000 against the release binary.
 @Suite("E2E: soak", .timeLimit(.minutes(20)))
 struct SoakTests {
     static var soak: Bool { getenv("BADGE_SOAK").map { String(cString: $0) == "1" } ?? false }
