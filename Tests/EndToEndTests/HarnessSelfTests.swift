@@ -51,10 +51,13 @@ struct HarnessSelfTests {
         #expect(blocked == "SigBlk:\t0000000000000000")
         #expect(sh.waitForExit(timeout: 5) == .exited(0))
 
-        // No descriptors beyond 0, 1, 2 leak into a child.
-        let sleeper = try ChildProcess(executable: "sleep", arguments: ["30"])
+        // No descriptors beyond 0, 1, 2 leak into a child. Look only once cat has echoed a line: by
+        // then the dynamic loader, which briefly opens libraries as descriptor 3, is done.
+        let echo = try ChildProcess(executable: "cat", arguments: [], stdin: .pipe)
+        try echo.writeLine("loaded")
+        #expect(try echo.readLine(timeout: 5) == "loaded")
         var leaked: [String] = []
-        if let dir = opendir("/proc/\(sleeper.pid)/fd") {
+        if let dir = opendir("/proc/\(echo.pid)/fd") {
             while let entry = readdir(dir) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
                 if !["0", "1", "2", ".", ".."].contains(name) { leaked.append(name) }
