@@ -116,3 +116,10 @@ sanitize: test-deps
 	@if ls $(ASAN_LOGS)/asan.* >/dev/null 2>&1; then cat $(ASAN_LOGS)/asan.*; \
 	  echo "AddressSanitizer reported errors (logs in $(ASAN_LOGS))" >&2; exit 1; fi
 	@echo "AddressSanitizer: the whole suite ran clean"
+
+# Re-profiles which functions a demo session runs (callgrind under Xvfb, Scripts/profile-order-file.sh)
+# into the order file the release link uses, then relinks. Run it after larger code changes.
+order-file: test-deps release
+	$(call install_missing,valgrind)
+	Scripts/profile-order-file.sh $(DEMO) $(ORDER_FILE)
+	rm -f $(DEMO) && $(SWIFT) build $(RELEASE_FLAGS) --product badge-demo
