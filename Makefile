@@ -9,7 +9,7 @@ TEST_PKGS  := xvfb xauth x11-xkb-utils xkb-data imagemagick openbox i3-wm xdotoo
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO       := .build/release/badge-demo
 
-.PHONY: deps test-deps build release release-link run test test-release bench screenshot gallery icon-masks clean
+.PHONY: deps test-deps build release release-link run test test-release bench peers screenshot gallery icon-masks clean
 
 # Installs whichever of the named packages are missing, then refreshes the font cache once.
 define install_missing
@@ -85,7 +85,15 @@ icon-masks: deps
 	$(SWIFT) build --product badge-icon-masks
 	.build/debug/badge-icon-masks Resources/IconMasks
 
-bench: test-deps release-link
+# The same toolbar in Tk and GTK 3 (Benchmarks/peers), measured beside badge-demo by `make bench`.
+PEER_PKGS := tk libgtk-3-dev gcc
+peers:
+	$(call install_missing,$(PEER_PKGS))
+	@mkdir -p .build/peers
+	cc -O2 -Wall -o .build/peers/gtk3-badge-toolbar Benchmarks/peers/gtk3-badge-toolbar.c \
+	  $$(pkg-config --cflags --libs gtk+-3.0)
+
+bench: test-deps release-link peers
 	$(SWIFT) build $(RELEASE_FLAGS) --product badge-demo
 	$(SWIFT) build $(RELEASE_FLAGS) --product bench-baseline-window
 	$(SWIFT) build $(RELEASE_FLAGS) --product badge-bench

@@ -240,6 +240,37 @@ func idle(_ child: ChildProcess, seconds: Int) throws -> (ticks: Int, wakeups: I
     return (try child.cpuTicks() - ticks, switches() - wakeups)
 }
 
+/// badge-demo and the same toolbar in Tk and GTK 3, each timed until its badges are on the screen.
+func benchPeers(display: String, demo: String) throws {
+    let x = try XTestClient(display: display)
+    try x.movePointerToCorner()
+    let ours = try PeerBenchmark.measure(PeerBenchmark.Peer(name: "badge-demo", executable: demo), display: display, x: x)
+    row("badge-demo: launch to badges on the screen / resident memory",
+        "\(Statistics.format(ours.firstBadge * 1e3, digits: 1)) ms / \(Statistics.format(ours.resident, digits: 1)) MB", "",
+        "found by reading the screen back, the same way for each program below (15 launches)")
+    let peers = [
+        PeerBenchmark.Peer(name: "Tk 8.6 (wish, canvas)", executable: "wish", arguments: ["Benchmarks/peers/badge-toolbar.tcl"]),
+        // No accessibility bus here: do not let GTK wait for one.
+        PeerBenchmark.Peer(name: "GTK 3 (C, GtkOverlay + CSS label)", executable: ".build/peers/gtk3-badge-toolbar",
+                           environment: ["NO_AT_BRIDGE": "1"]),
+    ]
+    for peer in peers {
+        let name = "same toolbar in \(peer.name): launch to badges / resident memory"
+        guard access(peer.arguments.first ?? peer.executable, R_OK) == 0 || peer.executable == "wish" else {
+            row(name, "not measured", "", "\(peer.executable) is missing: `make bench` builds it")
+            continue
+        }
+        do {
+            let result = try PeerBenchmark.measure(peer, display: display, x: x)
+            row(name, "\(Statistics.format(result.firstBadge * 1e3, digits: 1)) ms / \(Statistics.format(result.resident, digits: 1)) MB", "",
+                "badge-demo is \(Statistics.format(result.firstBadge / ours.firstBadge, digits: 1))× as fast to show its badges, "
+                    + "and uses \(Statistics.format(ours.resident / result.resident, digits: 2))× the memory")
+        } catch {
+            row(name, "not measured", "", "\(error)")
+        }
+    }
+}
+
 // MARK: Main
 
 print("| measurement | median | budget | notes |")
@@ -265,6 +296,7 @@ do {
     defer { server.stop() }
     try benchLaunch(display: server.display, demo: demo, baseline: baseline)
     try benchRunning(display: server.display, demo: demo)
+    try benchPeers(display: server.display, demo: demo)
 } catch {
     print("badge-bench: \(error)")
     exit(1)
