@@ -30,15 +30,15 @@ test-deps: deps
 build: deps
 	$(SWIFT) build
 
-# How the release binary is linked, each measured by `make bench` (resident memory after start-up):
+# How the release binary is linked (resident memory after start-up, measured as the README says):
 # - the Swift runtime statically (--static-swift-stdlib): only what is used is mapped (-3.5 MB);
 # - the runtime's C++ support library statically too: the static runtime links with -lstdc++, and
 #   RELEASE_LINK, searched before the compiler's own directory, holds only libstdc++.a. That keeps
-#   libstdc++.so and its start-up work out of the process (-0.7 MB; nothing else here uses it);
+#   libstdc++.so and its start-up work out of the process (-1.0 MB; nothing else here uses it);
 # - with lld and Resources/badge-demo.order (make order-file): the functions a session runs are
 #   placed together, so they share a few pages instead of touching most of the 4.5 MB of code
-#   (-1.5 MB); relative relocations are packed (-z pack-relative-relocs, glibc 2.36+), so the
-#   loader no longer reads half a megabyte of them (-0.5 MB).
+#   (-1.4 MB); relative relocations are packed (-z pack-relative-relocs, glibc 2.36+), so the
+#   loader no longer reads half a megabyte of them (-0.4 MB).
 # The settings reach the link through a SwiftPM toolset (SE-0387) written by `make release-link`.
 RELEASE_LINK  := $(CURDIR)/.build/release-link
 ORDER_FILE    := $(CURDIR)/Resources/badge-demo.order
