@@ -85,7 +85,8 @@ icon-masks: deps
 	$(SWIFT) build --product badge-icon-masks
 	.build/debug/badge-icon-masks Resources/IconMasks
 
-# The same toolbar in Tk and GTK 3 (Benchmarks/peers), measured beside badge-demo by `make bench`.
+# The same toolbar in Tk and GTK 3 (Benchmarks/peers), which `make bench` measures beside badge-demo
+# once they are here: installs Tk and GTK 3's development files (large), builds the GTK program.
 PEER_PKGS := tk libgtk-3-dev gcc
 peers:
 	$(call install_missing,$(PEER_PKGS))
@@ -93,7 +94,7 @@ peers:
 	cc -O2 -Wall -o .build/peers/gtk3-badge-toolbar Benchmarks/peers/gtk3-badge-toolbar.c \
 	  $$(pkg-config --cflags --libs gtk+-3.0)
 
-bench: test-deps release-link peers
+bench: test-deps release-link
 	$(SWIFT) build $(RELEASE_FLAGS) --product badge-demo
 	$(SWIFT) build $(RELEASE_FLAGS) --product bench-baseline-window
 	$(SWIFT) build $(RELEASE_FLAGS) --product badge-bench
