@@ -461,14 +461,51 @@ public final class ChildProcess {
 
     /// User + system CPU time of the child in clock ticks (utime + stime from /proc/PID/stat).
     public func cpuTicks() throws -> Int {
-        let text = String(decoding: try readSmallFile("/proc/\(pid)/stat"), as: UTF8.self)
-        // The command name (field 2) may contain spaces: fields after the last ')' start at field 3.
-        guard let close = text.lastIndex(of: ")") else { throw HarnessError("unexpected /proc/\(pid)/stat: \(text)") }
-        let fields = text[text.index(after: close)...].split(separator: " ")
+        let fields = try statFields()
         guard fields.count > 12, let utime = Int(fields[11]), let stime = Int(fields[12]) else {
-            throw HarnessError("cannot parse utime/stime in /proc/\(pid)/stat: \(text)")
+            throw HarnessError("cannot parse utime/stime in /proc/\(pid)/stat: \(fields)")
         }
         return utime + stime
+    }
+
+    /// Whether the child is blocked in the kernel, e.g. in poll() (state S in /proc/PID/stat).
+    public func isSleeping() throws -> Bool {
+        try statFields().first == "S"
+    }
+
+    /// Waits, yielding the processor, until the child is blocked in the kernel: after it answered a
+    /// request, its switch back into poll() or read() is not yet idleness. False after `timeout` s.
+    @discardableResult
+    public func waitUntilSleeping(timeout: Double) throws -> Bool {
+        let deadline = Deadline(seconds: timeout)
+        while try !isSleeping() {
+            if deadline.hasPassed { return false }
+            sched_yield()
+        }
+        return true
+    }
+
+    /// The fields of /proc/PID/stat from field 3 (the state) on. The command name (field 2) may
+    /// contain spaces, so they are the ones after its closing ')'.
+    private func statFields() throws -> [Substring] {
+        let text = String(decoding: try readSmallFile("/proc/\(pid)/stat"), as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { throw HarnessError("unexpected /proc/\(pid)/stat: \(text)") }
+        return text[text.index(after: close)...].split(separator: " ")
+    }
+
+    /// Voluntary plus involuntary context switches of the child so far (/proc/PID/status); a
+    /// process asleep in poll() adds one each time it wakes.
+    public func contextSwitches() throws -> Int {
+        let text = String(decoding: try readSmallFile("/proc/\(pid)/status"), as: UTF8.self)
+        var total = 0, found = 0
+        for line in text.split(separator: "\n")
+        where line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
+            guard let count = line.split(separator: ":").last.flatMap({ Int($0.filter { $0.isNumber }) }) else { continue }
+            total += count
+            found += 1
+        }
+        guard found == 2 else { throw HarnessError("no context switch counts in /proc/\(pid)/status") }
+        return total
     }
 
     /// The child's open file descriptors (the entries of /proc/PID/fd), sorted, each with its target
@@ -489,6 +526,27 @@ public final class ChildProcess {
             entries.append("\(name) -> \(link)")
         }
         return entries.sorted { (Int($0.prefix { $0 != " " }) ?? 0) < (Int($1.prefix { $0 != " " }) ?? 0) }
+    }
+
+    /// Resident kB of the mappings of the child's executable file itself (code, read-only and
+    /// relocated data; /proc/PID/smaps): the part of its memory the link layout decides.
+    public func executableResidentKilobytes() throws -> Int {
+        var target = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/\(pid)/exe", &target, target.count - 1)
+        guard length > 0 else { throw HarnessError.posix("readlink(/proc/\(pid)/exe)") }
+        let executable = String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let text = String(decoding: try readSmallFile("/proc/\(pid)/smaps"), as: UTF8.self)
+        var inExecutable = false, total = 0
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let first = fields.first, first.contains("-"), first.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+                // A mapping's header: "start-end perms offset dev inode [path]".
+                inExecutable = fields.count >= 6 && fields[5] == executable
+            } else if inExecutable, line.hasPrefix("Rss:"), fields.count >= 2 {
+                total += Int(fields[1]) ?? 0
+            }
+        }
+        return total
     }
 
     /// Resident memory of the child in kB (VmRSS from /proc/PID/status).

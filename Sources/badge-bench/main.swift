@@ -109,7 +109,7 @@ func benchLaunch(display: String, demo: String, baseline: String) throws {
         let (t1, c1) = try launch(demo, ["--control"])
         demoSamples.append(t1)
         residentSamples.append(Double(try c1.residentKilobytes()) / 1024)
-        executableSamples.append(Double(executableResidentKilobytes(c1)) / 1024)
+        executableSamples.append(Double(try c1.executableResidentKilobytes()) / 1024)
         c1.kill(SIGKILL); _ = c1.waitForExit(timeout: 5)
         let (t2, c2) = try launch(baseline, [])
         baseSamples.append(t2)
@@ -179,65 +179,15 @@ func benchRunning(display: String, demo: String) throws {
     row("resident memory after 40 clicks", "\(Statistics.format(Double(try child.residentKilobytes()) / 1024, digits: 1)) MB", "flat")
 }
 
-/// Resident kilobytes of the mappings of `child`'s executable file itself (code, read-only and
-/// relocated data), from /proc/PID/smaps: what the link layout decides.
-func executableResidentKilobytes(_ child: ChildProcess) -> Int {
-    var target = [CChar](repeating: 0, count: 4096)
-    let length = readlink("/proc/\(child.pid)/exe", &target, target.count - 1)
-    guard length > 0 else { return 0 }
-    let executable = String(decoding: target.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    guard let file = fopen("/proc/\(child.pid)/smaps", "r") else { return 0 }
-    defer { fclose(file) }
-    var line = [CChar](repeating: 0, count: 4096)
-    var inExecutable = false, total = 0
-    while fgets(&line, Int32(line.count), file) != nil {
-        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let fields = text.split(separator: " ", omittingEmptySubsequences: true)
-        if let first = fields.first, first.contains("-"), first.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
-            // A mapping header: "start-end perms offset dev inode [path]".
-            inExecutable = fields.count >= 6 && String(fields[5].filter { $0 != "\n" }) == executable
-        } else if inExecutable, text.hasPrefix("Rss:"), fields.count >= 2 {
-            total += Int(fields[1]) ?? 0
-        }
-    }
-    return total
-}
-
-/// Whether `child` is blocked in the kernel (state S in /proc/PID/stat).
-func isSleeping(_ child: ChildProcess) -> Bool {
-    guard let file = fopen("/proc/\(child.pid)/stat", "r") else { return false }
-    defer { fclose(file) }
-    var line = [CChar](repeating: 0, count: 512)
-    guard fgets(&line, Int32(line.count), file) != nil else { return false }
-    let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    // "PID (comm) S ...": the state follows the last ")".
-    guard let close = text.lastIndex(of: ")") else { return false }
-    return text[text.index(after: close)...].trimmingPrefix(" ").first == "S"
-}
-
 /// CPU ticks and context switches (each wakeup from poll() is one) of `child` over `seconds` of quiet.
 func idle(_ child: ChildProcess, seconds: Int) throws -> (ticks: Int, wakeups: Int) {
-    func switches() -> Int {
-        guard let file = fopen("/proc/\(child.pid)/status", "r") else { return -1 }
-        defer { fclose(file) }
-        var total = 0
-        var line = [CChar](repeating: 0, count: 256)
-        while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if text.hasPrefix("voluntary_ctxt_switches:") || text.hasPrefix("nonvoluntary_ctxt_switches:") {
-                total += Int(text.split(separator: ":")[1].filter { $0.isNumber }) ?? 0
-            }
-        }
-        return total
-    }
     // The app answered the sync just before blocking in poll(): wait until it sleeps, so that last
     // switch into poll() is not counted as an idle wakeup.
-    let blocked = Deadline(seconds: 1)
-    while !isSleeping(child) && !blocked.hasPassed { sched_yield() }
-    let ticks = try child.cpuTicks(), wakeups = switches()
+    try child.waitUntilSleeping(timeout: 1)
+    let ticks = try child.cpuTicks(), wakeups = try child.contextSwitches()
     var pollSet = [pollfd(fd: -1, events: 0, revents: 0)]
     _ = poll(&pollSet, 1, Int32(seconds * 1000))   // wait without touching the app
-    return (try child.cpuTicks() - ticks, switches() - wakeups)
+    return (try child.cpuTicks() - ticks, try child.contextSwitches() - wakeups)
 }
 
 /// badge-demo and the same toolbar in Tk and GTK 3, each timed until its badges are on the screen.

@@ -67,15 +67,28 @@ struct HarnessSelfTests {
         #expect(leaked.isEmpty, "descriptors leaked into the child: \(leaked)")
     }
 
-    @Test("ChildProcess: CPU ticks and resident memory from /proc")
+    @Test("ChildProcess: CPU ticks, sleep state, context switches and resident memory from /proc")
     func procReadings() throws {
         let busy = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "while :; do :; done"], stdin: .null)
-        let idle = try ChildProcess(executable: "sleep", arguments: ["30"], stdin: .null)
-        let busy0 = try busy.cpuTicks(), idle0 = try idle.cpuTicks()
+        // cat echoing a line is past start-up and then blocks reading its input.
+        let idle = try ChildProcess(executable: "cat", arguments: [], stdin: .pipe)
+        try idle.writeLine("started")
+        #expect(try idle.readLine(timeout: 5) == "started")
+        #expect(try idle.waitUntilSleeping(timeout: 5))
+        let busy0 = try busy.cpuTicks(), idle0 = try idle.cpuTicks(), switches0 = try idle.contextSwitches()
         measureInterval(seconds: 0.3)
         #expect(try busy.cpuTicks() > busy0)
         #expect(try idle.cpuTicks() == idle0)
-        #expect(try idle.residentKilobytes() > 0)
+        #expect(try idle.isSleeping())
+        #expect(try !busy.isSleeping())
+        #expect(try !busy.waitUntilSleeping(timeout: 0.05))
+        #expect(try idle.contextSwitches() == switches0, "a process blocked in read() woke up")
+        try idle.writeLine("again")
+        #expect(try idle.readLine(timeout: 5) == "again")
+        #expect(try idle.contextSwitches() > switches0, "waking cat for a line was not counted")
+        let resident = try idle.residentKilobytes(), own = try idle.executableResidentKilobytes()
+        #expect(resident > 0)
+        #expect(own > 0 && own < resident, "cat's own pages \(own) kB of \(resident) kB resident")
     }
 
     @Test("Xvfb + XTEST: click a window of our own, capture it, read properties, send WM_DELETE_WINDOW",
