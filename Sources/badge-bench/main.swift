@@ -190,6 +190,32 @@ func idle(_ child: ChildProcess, seconds: Int) throws -> (ticks: Int, wakeups: I
     return (try child.cpuTicks() - ticks, try child.contextSwitches() - wakeups)
 }
 
+/// How much of Resources/badge-demo.order still names functions of the release binary: the order
+/// file goes stale as code changes (`make order-file` regenerates it), which costs memory.
+func benchOrderFile(demo: String) throws {
+    let orderPath = "Resources/badge-demo.order"
+    guard let file = fopen(orderPath, "re") else {
+        row("order file symbols found in the release binary", "not measured", "", "\(orderPath) not found")
+        return
+    }
+    var wanted = Set<String>()
+    var line = [CChar](repeating: 0, count: 4096)
+    while fgets(&line, Int32(line.count), file) != nil {
+        let text = String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if !text.isEmpty && !text.hasPrefix("#") { wanted.insert(text) }
+    }
+    fclose(file)
+    let nm = try ChildProcess(executable: "nm", arguments: ["--defined-only", demo], stdin: .null)
+    var present = Set<String>()
+    while let symbol = try nm.readLine(timeout: 30) {
+        // "address type name"
+        if let name = symbol.split(separator: " ").last.map(String.init), wanted.contains(name) { present.insert(name) }
+    }
+    _ = nm.waitForExit(timeout: 5)
+    row("order file symbols found in the release binary", "\(present.count) of \(wanted.count)", "all",
+        "fewer after code changes: `make order-file`")
+}
+
 /// badge-demo and the same toolbar in Tk and GTK 3, each timed until its badges are on the screen.
 func benchPeers(display: String, demo: String) throws {
     let x = try XTestClient(display: display)
@@ -246,6 +272,7 @@ do {
     defer { server.stop() }
     try benchLaunch(display: server.display, demo: demo, baseline: baseline)
     try benchRunning(display: server.display, demo: demo)
+    try benchOrderFile(demo: demo)
     try benchPeers(display: server.display, demo: demo)
 } catch {
     print("badge-bench: \(error)")
