@@ -42,10 +42,7 @@ import Testing
     }
 
     @Test func brokenSVGIsNamedInTheError() throws {
-        let path = "/tmp/badgekit-broken-\(getpid()).svg"
-        let file = try #require(fopen(path, "w"))
-        fputs("<svg xmlns='http://www.w3.org/2000/svg'><path d='M0 0 L", file)
-        fclose(file)
+        let path = try temporarySVG(named: "broken", "<svg xmlns='http://www.w3.org/2000/svg'><path d='M0 0 L")
         defer { unlink(path) }
         let icons = try IconLibrary()
         #expect {
@@ -56,10 +53,8 @@ import Testing
     }
 
     @Test func anSVGFileReplacesABundledIcon() throws {
-        let path = "/tmp/badgekit-square-\(getpid()).svg"
-        let file = try #require(fopen(path, "w"))
-        fputs("<svg xmlns='http://www.w3.org/2000/svg' width='24' height='24'><rect width='24' height='24'/></svg>", file)
-        fclose(file)
+        let path = try temporarySVG(named: "square",
+                                    "<svg xmlns='http://www.w3.org/2000/svg' width='24' height='24'><rect width='24' height='24'/></svg>")
         defer { unlink(path) }
         let icons = try IconLibrary()
         try icons.loadIcon(named: "bell", fromFile: path)
@@ -71,6 +66,15 @@ import Testing
         #expect(image.pixel(x: 12, y: 12).alpha == 255)
         #expect(image.pixel(x: 1, y: 1).alpha == 255)
     }
+}
+
+/// Writes `contents` to a new file /tmp/badgekit-NAME-PID.svg and returns its path (the caller unlinks it).
+private func temporarySVG(named name: String, _ contents: String) throws -> String {
+    let path = "/tmp/badgekit-\(name)-\(getpid()).svg"
+    let file = try #require(fopen(path, "we"))
+    defer { fclose(file) }
+    guard fputs(contents, file) >= 0 else { throw DrawingError("cannot write \(path)") }
+    return path
 }
 
 @Suite struct PrerenderedIconMaskTests {
