@@ -42,7 +42,9 @@ let package = Package(
         ),
 
         // Pure badge core: content, formatting, geometry, animation. No C, no Foundation.
-        .target(name: "BadgeCore"),
+        // It rounds with Double's methods, which call libm: linked here so that a program using only
+        // this product links without importing Glibc itself.
+        .target(name: "BadgeCore", linkerSettings: [.linkedLibrary("m")]),
         // Drawing on any cairo context: badges, icons, toolbar; Pango for text, librsvg for icons.
         .target(
             name: "BadgeDrawing",
