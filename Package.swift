@@ -13,12 +13,13 @@ let package = Package(
         .library(name: "BadgeCore", targets: ["BadgeCore"]),
         .library(name: "BadgeDrawing", targets: ["BadgeDrawing"]),
         .library(name: "BadgeX11", targets: ["BadgeX11"]),
-        .executable(name: "badge-demo", targets: ["badge-demo"]),
+        .executable(name: "badge-demo", targets: ["BadgeDemo"]),
     ],
     targets: [
         // C libraries from Debian -dev packages, one per pkg-config family.
         systemLibrary("CXCB", pkgConfig: "xcb", apt: ["libxcb1-dev"]),
         systemLibrary("CXCBTest", pkgConfig: "xcb-xtest", apt: ["libxcb-xtest0-dev"]),
+        systemLibrary("CXCBICCCM", pkgConfig: nil, apt: ["libxcb-icccm4-dev"]),  // header only: structs and flag names
         systemLibrary("CCairo", pkgConfig: "cairo", apt: ["libcairo2-dev"]),
         systemLibrary("CPangoCairo", pkgConfig: "pangocairo", apt: ["libpango1.0-dev"]),
         systemLibrary("CRsvg", pkgConfig: nil, apt: ["librsvg2-2"]),  // dlopen()ed on demand
@@ -50,13 +51,18 @@ let package = Package(
             name: "BadgeDrawing",
             dependencies: ["BadgeCore", "BadgeResources", "CCairo", "CPangoCairo", "CRsvg"]
         ),
-        // X11 shell: connection, window, event loop, input routing, the demo application.
+        // The reusable X11 shell: connection, windows and their ICCCM/EWMH properties, input routing,
+        // tooltips, the window icon, the event loop and the toolbar host. It knows no application.
         .target(
             name: "BadgeX11",
-            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CCairo", "CXKBCommonX11", "CLinuxEvents", "CDBusLoader"]
+            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CXCBICCCM", "CCairo", "CXKBCommonX11"]
         ),
-        // The thin demo executable that wires the layers together.
-        .executableTarget(name: "badge-demo", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11"]),
+        // The demo application on that shell: options, the demo toolbar and keys, the control
+        // channel, the dock badge and the exit statuses. The product keeps its name, badge-demo.
+        .executableTarget(
+            name: "BadgeDemo",
+            dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "CDBusLoader"]
+        ),
 
         // `make bench`: the README's figures, and the bare-XCB baseline they are compared with.
         .executableTarget(name: "badge-bench", dependencies: ["BadgeCore", "BadgeDrawing", "CCairo", "XvfbHarness"]),
@@ -65,15 +71,16 @@ let package = Package(
         .executableTarget(name: "badge-icon-masks", dependencies: ["BadgeDrawing", "BadgeResources"]),
 
         // Test support: private Xvfb servers, XTEST input, GetImage capture, child processes.
-        .target(name: "XvfbHarness", dependencies: ["BadgeCore", "CXCB", "CXCBTest", "CDBus"]),
+        .target(name: "XvfbHarness", dependencies: ["BadgeCore", "BadgeX11", "CXCB", "CXCBTest", "CDBus"]),
 
         .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
         .testTarget(
             name: "BadgeDrawingTests",
-            dependencies: ["BadgeCore", "BadgeDrawing", "BadgeResources", "CCairo"],
+            dependencies: ["BadgeCore", "BadgeDrawing", "BadgeResources", "CCairo", "XvfbHarness"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "BadgeX11Tests", dependencies: ["BadgeCore", "BadgeX11"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["XvfbHarness"]),
+        .testTarget(name: "BadgeX11Tests", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "XvfbHarness"]),
+        .testTarget(name: "BadgeDemoTests", dependencies: ["BadgeCore", "BadgeX11", "BadgeDemo"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "XvfbHarness"]),
     ]
 )

@@ -2,7 +2,7 @@
 ///
 /// Grammar: `set ID N`, `inc ID [N]`, `dec ID [N]`, `text ID TEXT`, `dot ID [blink]`, `clear ID|all`,
 /// `state`, `sync TOKEN`, `quit`. Parsing never traps: a bad line becomes a `ControlCommandError`.
-public enum ControlCommand: Hashable, Sendable {
+package enum ControlCommand: Hashable, Sendable {
     /// Set a count.
     case set(id: String, count: Int)
     /// Raise a count by a step (default 1).
@@ -23,10 +23,10 @@ public enum ControlCommand: Hashable, Sendable {
     case quit
 
     /// The longest line accepted, in bytes; longer lines are rejected whole.
-    public static let maximumLineLength = 4096
+    package static let maximumLineLength = 4096
 
     /// Parses one line (without its newline). Leading and trailing spaces are ignored.
-    public static func parse(_ line: String) -> Result<ControlCommand, ControlCommandError> {
+    package static func parse(_ line: String) -> Result<ControlCommand, ControlCommandError> {
         guard line.utf8.count <= maximumLineLength else {
             return .failure(ControlCommandError("line longer than \(maximumLineLength) bytes"))
         }
@@ -85,12 +85,12 @@ public enum ControlCommand: Hashable, Sendable {
 }
 
 /// Why a control line was rejected.
-public struct ControlCommandError: Error, Hashable, Sendable {
+package struct ControlCommandError: Error, Hashable, Sendable {
     /// A one-line reason for the script author.
-    public let reason: String
+    package let reason: String
 
     /// Creates an error with a reason.
-    public init(_ reason: String) { self.reason = reason }
+    package init(_ reason: String) { self.reason = reason }
 }
 
 extension String {

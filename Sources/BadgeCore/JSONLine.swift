@@ -1,5 +1,5 @@
 /// A JSON value written by hand, so the core can emit control-protocol events without Foundation.
-public indirect enum JSONValue: Hashable, Sendable {
+package indirect enum JSONValue: Hashable, Sendable {
     /// A string.
     case string(String)
     /// A whole number.
@@ -16,13 +16,13 @@ public indirect enum JSONValue: Hashable, Sendable {
     case object([(String, JSONValue)])
 
     /// Compares two values; object keys compare in order.
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.serialized == rhs.serialized }
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.serialized == rhs.serialized }
 
     /// Hashes the serialized form.
-    public func hash(into hasher: inout Hasher) { hasher.combine(serialized) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(serialized) }
 
     /// The compact JSON text of this value (no newlines, so it fits on one line of a JSON-lines stream).
-    public var serialized: String {
+    package var serialized: String {
         var output = ""
         write(to: &output)
         return output

@@ -1,19 +1,19 @@
 /// Why a JSON text was rejected: the reason and the byte offset where it was found.
-public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was wrong ("expected ':' after an object key").
-    public let reason: String
+    package let reason: String
     /// The byte offset in the text.
-    public let offset: Int
+    package let offset: Int
 
     /// "REASON at byte OFFSET".
-    public var description: String { "\(reason) at byte \(offset)" }
+    package var description: String { "\(reason) at byte \(offset)" }
 }
 
 extension JSONValue {
     /// Parses a JSON text (RFC 8259) without Foundation, so configuration files cost the demo no extra
     /// libraries. Integers that fit in `Int` become `.int`, other numbers `.double`; object keys keep
     /// their order. Nesting deeper than 64 levels, a duplicate key and trailing text are errors.
-    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         var parser = JSONTextParser(bytes: bytes)
         parser.skipSpace()
         let value = try parser.parseValue(depth: 0)
@@ -23,7 +23,7 @@ extension JSONValue {
     }
 
     /// The member `key` of an object (nil for other values or a missing key).
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == key }?.1
     }
@@ -204,4 +204,52 @@ private struct JSONTextParser {
         guard let value = Double(text), value.isFinite else { throw JSONParseError(reason: "number \(text.prefix(40)) is out of range", offset: start) }
         return .double(value)
     }
+}
+
+extension JSONValue {
+    /// Parses one JSON text.
+    package init(parsing text: String) throws(JSONParseError) {
+        self = try JSONValue.parse(Array(text.utf8))
+    }
+
+    /// The element at `index` of an array, or nil.
+    package subscript(index: Int) -> JSONValue? {
+        if case .array(let elements) = self, elements.indices.contains(index) { return elements[index] }
+        return nil
+    }
+
+    /// The string, if this is a string.
+    package var string: String? { if case .string(let s) = self { return s }; return nil }
+    /// The number (whole numbers too), if this is a number.
+    package var double: Double? {
+        switch self {
+        case .int(let number): return Double(number)
+        case .double(let number): return number
+        default: return nil
+        }
+    }
+    /// The number as an integer, if this is a number with no fractional part.
+    package var int: Int? {
+        switch self {
+        case .int(let number): return number
+        case .double(let number) where number.rounded() == number && abs(number) < 9e15: return Int(number)
+        default: return nil
+        }
+    }
+    /// The boolean, if this is a boolean.
+    package var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
+    /// The elements, if this is an array.
+    package var array: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
+    /// The members by key, if this is an object (a repeated key keeps its first value).
+    package var object: [String: JSONValue]? {
+        guard case .object(let members) = self else { return nil }
+        return Dictionary(members, uniquingKeysWith: { first, _ in first })
+    }
+    /// Whether this is JSON `null`.
+    package var isNull: Bool { if case .null = self { return true }; return false }
+}
+
+extension JSONValue: CustomStringConvertible {
+    /// The compact JSON text.
+    package var description: String { serialized }
 }

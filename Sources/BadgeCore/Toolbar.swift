@@ -92,10 +92,11 @@ public final class Toolbar {
         }
     }
 
-    /// The window title: "Badges", prefixed by the total count when it is not zero, e.g. "(15) Badges".
-    public var title: String {
+    /// `base` prefixed by the total count when it is not zero, as mail clients title their windows:
+    /// `title(base: "Badges")` is "(15) Badges", or "Badges" when nothing is counted.
+    public func title(base: String) -> String {
         let total = totalCount
-        return total > 0 ? "(\(total)) Badges" : "Badges"
+        return total > 0 ? "(\(total)) \(base)" : base
     }
 
     // MARK: Pointer routing

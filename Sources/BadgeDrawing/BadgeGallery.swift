@@ -79,13 +79,15 @@ public enum BadgeGallery {
         let width = max(panels[0].width + panels[1].width, panels[2].width + panels[3].width)
         let height = max(panels[0].height, panels[1].height) + max(panels[2].height, panels[3].height)
         let sheet = try ImageSurface(width: width, height: height)
-        try sheet.draw { cr in
-            cairo_set_source_rgb(cr, 0.5, 0.5, 0.5)
-            cairo_paint(cr)
-            let origins = [(0, 0), (panels[0].width, 0), (0, panels[0].height), (panels[2].width, panels[0].height)]
-            for (panel, origin) in zip(panels, origins) {
-                cairo_set_source_surface(cr, panel.surface, Double(origin.0), Double(origin.1))
+        try sheet.draw { context in
+            context.withUnsafeHandle { cr in
+                cairo_set_source_rgb(cr, 0.5, 0.5, 0.5)
                 cairo_paint(cr)
+                let origins = [(0, 0), (panels[0].width, 0), (0, panels[0].height), (panels[2].width, panels[0].height)]
+                for (panel, origin) in zip(panels, origins) {
+                    panel.withUnsafeSurface { cairo_set_source_surface(cr, $0, Double(origin.0), Double(origin.1)) }
+                    cairo_paint(cr)
+                }
             }
         }
         return sheet
@@ -101,37 +103,37 @@ public enum BadgeGallery {
         let renderer = ToolbarRenderer(theme: theme, text: text, icons: icons)
         let captionFont = BadgeFont(family: "DejaVu Sans", size: 10, weight: .regular)
         let titleFont = BadgeFont(family: "DejaVu Sans", size: 11, weight: .bold)
-        try panel.draw { cr in
+        try panel.draw { context in context.withUnsafeHandle { cr in
             CairoPaths.setColor(cr, theme.background)
             cairo_paint(cr)
             cairo_save(cr)
             cairo_scale(cr, scale, scale)
             CairoPaths.setColor(cr, theme.foreground)
-            text.draw("\(theme.name) · \(Int(scale))×", font: titleFont, at: Point(x: 8, y: 6), in: cr)
+            text.draw("\(theme.name) · \(Int(scale))×", font: titleFont, at: Point(x: 8, y: 6), in: context)
             cairo_restore(cr)
             for (rowIndex, row) in rows.enumerated() {
                 let top = 26 + Double(rowIndex) * rowHeight
                 cairo_save(cr)
                 cairo_scale(cr, scale, scale)
                 CairoPaths.setColor(cr, theme.foreground)
-                text.draw(row.title, font: titleFont, at: Point(x: 8, y: top + cellSize / 2 - 7), in: cr)
+                text.draw(row.title, font: titleFont, at: Point(x: 8, y: top + cellSize / 2 - 7), in: context)
                 cairo_restore(cr)
                 for (columnIndex, cell) in row.cells.enumerated() {
                     let left = titleWidth + Double(columnIndex) * cellSize
-                    drawCell(cell, at: Point(x: left, y: top), scale: scale, renderer: renderer, text: text, cr: cr)
+                    drawCell(cell, at: Point(x: left, y: top), scale: scale, renderer: renderer, text: text, context: context, cr: cr)
                     cairo_save(cr)
                     cairo_scale(cr, scale, scale)
                     CairoPaths.setColor(cr, theme.foreground, alpha: 0.7)
                     let width = text.extents(of: cell.caption, font: captionFont).logical.width
-                    text.draw(cell.caption, font: captionFont, at: Point(x: left + (cellSize - width) / 2, y: top + cellSize - 2), in: cr)
+                    text.draw(cell.caption, font: captionFont, at: Point(x: left + (cellSize - width) / 2, y: top + cellSize - 2), in: context)
                     cairo_restore(cr)
                 }
             }
-        }
+        } }
         return panel
     }
 
-    static func drawCell(_ cell: Cell, at origin: Point, scale: Double, renderer: ToolbarRenderer, text: TextLayouts, cr: OpaquePointer) {
+    static func drawCell(_ cell: Cell, at origin: Point, scale: Double, renderer: ToolbarRenderer, text: TextLayouts, context: CairoContext, cr: OpaquePointer) {
         let clock = ManualClock(now: 0)
         let badge = BadgeController(accessibilityLabel: "Gallery", content: cell.initial, format: cell.format,
                                     clock: clock, measurer: text)
@@ -145,7 +147,7 @@ public enum BadgeGallery {
         cairo_rectangle(cr, x, y, (cellSize * scale).rounded(), (cellSize * scale).rounded())
         cairo_clip(cr)
         cairo_translate(cr, x, y)
-        renderer.draw(toolbar, at: cell.time, in: cr)
+        renderer.draw(toolbar, at: cell.time, in: context)
         cairo_restore(cr)
     }
 }

@@ -18,7 +18,14 @@ public final class BadgeRenderer {
     /// With `ringIsCutOut`, a surface-coloured ring is not painted: the caller has already cut it
     /// out of the icon underneath (see `cutOutRing`), which is exact over any background.
     public func draw(_ presentation: BadgePresentation, style: BadgeStyle, surface: Color, ringIsCutOut: Bool = false,
-                     in cr: OpaquePointer) {
+                     in context: CairoContext) {
+        context.withUnsafeHandle { cr in
+            draw(presentation, style: style, surface: surface, ringIsCutOut: ringIsCutOut, context: context, cr: cr)
+        }
+    }
+
+    private func draw(_ presentation: BadgePresentation, style: BadgeStyle, surface: Color, ringIsCutOut: Bool,
+                      context: CairoContext, cr: OpaquePointer) {
         guard presentation.isVisible, let frame = presentation.frame, Self.isDrawable(presentation) else { return }
         cairo_save(cr)
         defer { cairo_restore(cr) }
@@ -44,7 +51,7 @@ public final class BadgeRenderer {
             cairo_fill_preserve(cr)
             cairo_clip(cr)
             CairoPaths.setColor(cr, style.textColor)
-            drawText(label, runs: presentation.runs, font: style.font, frame: frame, cr: cr)
+            drawText(label, runs: presentation.runs, font: style.font, frame: frame, in: context)
         } else {
             cairo_fill(cr)
         }
@@ -81,27 +88,29 @@ public final class BadgeRenderer {
 
     /// Removes the badge's ring area from what is already drawn in the current group (the icons), so
     /// the surface behind shows through: a knockout ring that matches any theme, hover or pressed state.
-    public func cutOutRing(_ presentation: BadgePresentation, style: BadgeStyle, in cr: OpaquePointer) {
+    public func cutOutRing(_ presentation: BadgePresentation, style: BadgeStyle, in context: CairoContext) {
         guard presentation.isVisible, let frame = presentation.frame, let border = style.border,
               border.color == .matchesSurface, border.width > 0, border.width.isFinite,
               Self.isDrawable(presentation) else { return }
-        cairo_save(cr)
-        defer { cairo_restore(cr) }
-        Self.applyScale(of: presentation, about: frame, cr)
-        CairoPaths.roundedRect(cr, frame.insetBy(dx: -border.width, dy: -border.width), radius: frame.height / 2 + border.width)
-        cairo_set_operator(cr, CAIRO_OPERATOR_DEST_OUT)
-        cairo_set_source_rgba(cr, 0, 0, 0, max(0, min(1, presentation.opacity)))
-        cairo_fill(cr)
+        context.withUnsafeHandle { cr in
+            cairo_save(cr)
+            defer { cairo_restore(cr) }
+            Self.applyScale(of: presentation, about: frame, cr)
+            CairoPaths.roundedRect(cr, frame.insetBy(dx: -border.width, dy: -border.width), radius: frame.height / 2 + border.width)
+            cairo_set_operator(cr, CAIRO_OPERATOR_DEST_OUT)
+            cairo_set_source_rgba(cr, 0, 0, 0, max(0, min(1, presentation.opacity)))
+            cairo_fill(cr)
+        }
     }
 
     /// Centres the label by its ink bounds; rolling runs are placed by their advances and shifted by
     /// the same ink correction, so the last frame of a roll matches the rest frame exactly.
-    private func drawText(_ label: String, runs: [BadgeTextRun], font: BadgeFont, frame: Rect, cr: OpaquePointer) {
+    private func drawText(_ label: String, runs: [BadgeTextRun], font: BadgeFont, frame: Rect, in context: CairoContext) {
         let whole = text.extents(of: label, font: font)
         let top = frame.midY - whole.ink.midY
         let rolling = runs.contains { $0.outgoingText != nil || $0.rollOffset != 0 }
         guard rolling else {
-            text.draw(label, font: font, at: Point(x: frame.midX - whole.ink.midX, y: top), in: cr)
+            text.draw(label, font: font, at: Point(x: frame.midX - whole.ink.midX, y: top), in: context)
             return
         }
         let advance = runs.reduce(0) { $0 + $1.width }
@@ -109,11 +118,11 @@ public final class BadgeRenderer {
         let travel = frame.height
         for run in runs {
             if !run.text.isEmpty {
-                text.draw(run.text, font: font, at: Point(x: x, y: top + run.rollOffset * travel), in: cr)
+                text.draw(run.text, font: font, at: Point(x: x, y: top + run.rollOffset * travel), in: context)
             }
             if let outgoing = run.outgoingText, !outgoing.isEmpty {
                 let offset = run.rollOffset - Double(run.direction)
-                text.draw(outgoing, font: font, at: Point(x: x, y: top + offset * travel), in: cr)
+                text.draw(outgoing, font: font, at: Point(x: x, y: top + offset * travel), in: context)
             }
             x += run.width
         }

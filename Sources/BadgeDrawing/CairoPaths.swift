@@ -2,14 +2,14 @@ import BadgeCore
 import CCairo
 
 /// Small helpers that turn BadgeCore values into cairo calls.
-enum CairoPaths {
+package enum CairoPaths {
     /// Sets the source colour of `cr`.
-    static func setColor(_ cr: OpaquePointer, _ color: Color, alpha: Double = 1) {
+    package static func setColor(_ cr: OpaquePointer, _ color: Color, alpha: Double = 1) {
         cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha * alpha)
     }
 
     /// Adds a rectangle with corner radius `radius` (clamped to half the shorter side) to the path.
-    static func roundedRect(_ cr: OpaquePointer, _ rect: Rect, radius: Double) {
+    package static func roundedRect(_ cr: OpaquePointer, _ rect: Rect, radius: Double) {
         let r = max(0, min(radius, rect.width / 2, rect.height / 2))
         guard r > 0 else {
             cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height)

@@ -73,15 +73,17 @@ public final class IconLibrary {
     /// `scale`; the icon is rasterised at device resolution and placed on whole device pixels.
     /// Returns false (drawing nothing) when there is no such icon.
     @discardableResult
-    public func draw(_ name: String, in rect: Rect, color: Color, scale: Double, cr: OpaquePointer) -> Bool {
+    public func draw(_ name: String, in rect: Rect, color: Color, scale: Double, context: CairoContext) -> Bool {
         let pixels = max(1, Int((rect.width * scale).rounded()))
         guard let raster = raster(name, pixels: pixels) else { return false }
-        cairo_save(cr)
-        let deviceX = (rect.minX * scale).rounded(), deviceY = (rect.minY * scale).rounded()
-        cairo_scale(cr, 1 / scale, 1 / scale)
-        CairoPaths.setColor(cr, color)
-        cairo_mask_surface(cr, raster.surface, deviceX, deviceY)
-        cairo_restore(cr)
+        context.withUnsafeHandle { cr in
+            cairo_save(cr)
+            let deviceX = (rect.minX * scale).rounded(), deviceY = (rect.minY * scale).rounded()
+            cairo_scale(cr, 1 / scale, 1 / scale)
+            CairoPaths.setColor(cr, color)
+            cairo_mask_surface(cr, raster.surface, deviceX, deviceY)
+            cairo_restore(cr)
+        }
         return true
     }
 

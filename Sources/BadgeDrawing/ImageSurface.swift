@@ -2,17 +2,17 @@ import CCairo
 
 /// An in-memory ARGB32 Cairo image: the off-screen target for screenshots, goldens and benchmarks.
 ///
-/// Owns its `cairo_surface_t`; not Sendable, use it on one thread.
+/// Owns its `cairo_surface_t`; not Sendable, use it on one thread. Draw into it with ``draw(_:)``.
 public final class ImageSurface {
     /// The underlying cairo surface; valid for the lifetime of this object.
-    public let surface: OpaquePointer
+    private let surface: OpaquePointer
     /// Width in device pixels.
     public let width: Int
     /// Height in device pixels.
     public let height: Int
 
     /// Creates a transparent image of `width` × `height` device pixels.
-    public init(width: Int, height: Int) throws {
+    public init(width: Int, height: Int) throws(DrawingError) {
         guard width > 0, height > 0, width <= 32_767, height <= 32_767 else {
             throw DrawingError("cannot create a \(width)×\(height) image: each side must be 1…32767 pixels")
         }
@@ -61,16 +61,23 @@ public final class ImageSurface {
 
     deinit { cairo_surface_destroy(surface) }
 
-    /// Makes a new cairo context drawing into this image. The caller destroys it (or use `draw`).
-    public func draw(_ body: (OpaquePointer) throws -> Void) throws {
+    /// Calls `body` with a new context drawing into this image, in device pixels. Throws when
+    /// cairo cannot make the context, or when drawing left it in an error state.
+    public func draw(_ body: (CairoContext) throws -> Void) throws {
         guard let cr = cairo_create(surface) else { throw DrawingError("cairo could not create a context") }
-        defer { cairo_destroy(cr) }
-        try body(cr)
+        let context = CairoContext(handle: cr, owned: true)
+        try body(context)
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw DrawingError("drawing failed: \(String(cString: cairo_status_to_string(status)))")
         }
         cairo_surface_flush(surface)
+    }
+
+    /// Calls `body` with the raw `cairo_surface_t` (flushed), valid only during the call.
+    package func withUnsafeSurface<Result>(_ body: (OpaquePointer) throws -> Result) rethrows -> Result {
+        cairo_surface_flush(surface)
+        return try body(surface)
     }
 
     /// Writes the image as a PNG file.

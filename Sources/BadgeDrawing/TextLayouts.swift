@@ -69,11 +69,19 @@ public final class TextLayouts: TextMeasuring {
         entry(for: text, font: font).extents
     }
 
-    /// Draws `text` with its layout's top-left corner at `origin` (logical units) in the current source colour.
-    public func draw(_ text: String, font: BadgeFont, at origin: Point, in cr: OpaquePointer) {
+    /// Draws `text` with its layout's top-left corner at `origin` (user space) in the current source colour.
+    public func draw(_ text: String, font: BadgeFont, at origin: Point, in context: CairoContext) {
         guard let layout = entry(for: text, font: font).layout else { return }
-        cairo_move_to(cr, origin.x, origin.y)
-        pango_cairo_show_layout(cr, layout)
+        context.withUnsafeHandle { cr in
+            cairo_move_to(cr, origin.x, origin.y)
+            pango_cairo_show_layout(cr, layout)
+        }
+    }
+
+    /// Draws `text` in `color` with its layout's top-left corner at `origin` (user space).
+    public func draw(_ text: String, font: BadgeFont, at origin: Point, color: Color, in context: CairoContext) {
+        context.setColor(color)
+        draw(text, font: font, at: origin, in: context)
     }
 
     /// How many characters of `text` no installed font can show (drawn as missing-glyph boxes);

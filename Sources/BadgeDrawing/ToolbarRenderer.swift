@@ -24,7 +24,11 @@ public final class ToolbarRenderer {
 
     /// Paints `toolbar` as it looks at `time` into `cr`, whose user space is in device pixels.
     /// With `clip`, only that logical rectangle is repainted (damage-limited redraw).
-    public func draw(_ toolbar: Toolbar, at time: Double, in cr: OpaquePointer, clip: Rect? = nil) {
+    public func draw(_ toolbar: Toolbar, at time: Double, in context: CairoContext, clip: Rect? = nil) {
+        context.withUnsafeHandle { cr in draw(toolbar, at: time, context: context, cr: cr, clip: clip) }
+    }
+
+    private func draw(_ toolbar: Toolbar, at time: Double, context: CairoContext, cr: OpaquePointer, clip: Rect?) {
         let scale = toolbar.scale
         cairo_save(cr)
         defer { cairo_restore(cr) }
@@ -53,23 +57,22 @@ public final class ToolbarRenderer {
         // Icons go into a group from which the badges' rings are cut out (libadwaita-style knockout).
         cairo_push_group(cr)
         for button in visibleButtons {
-            drawIcon(button, scale: scale, cr: cr)
+            drawIcon(button, scale: scale, context: context, cr: cr)
         }
         for (button, presentation) in zip(visibleButtons, presentations) {
-            badges.cutOutRing(presentation, style: button.badge.style, in: cr)
+            badges.cutOutRing(presentation, style: button.badge.style, in: context)
         }
         cairo_pop_group_to_source(cr)
         cairo_paint(cr)
         for (button, presentation) in zip(visibleButtons, presentations) where presentation.isVisible {
-            badges.draw(presentation, style: button.badge.style, surface: surfaceColor(of: button), ringIsCutOut: true, in: cr)
+            badges.draw(presentation, style: button.badge.style, surface: surfaceColor(of: button), ringIsCutOut: true, in: context)
         }
     }
 
     /// Renders `toolbar` off-screen at its current size and scale.
     public func renderImage(_ toolbar: Toolbar, at time: Double) throws -> ImageSurface {
-        let width = max(1, Int((toolbar.bounds.width * toolbar.scale).rounded()))
-        let height = max(1, Int((toolbar.bounds.height * toolbar.scale).rounded()))
-        let image = try ImageSurface(width: width, height: height)
+        let size = toolbar.bounds.size.pixels(scale: toolbar.scale)
+        let image = try ImageSurface(width: size.width, height: size.height)
         try image.draw { cr in draw(toolbar, at: time, in: cr) }
         return image
     }
@@ -99,8 +102,8 @@ public final class ToolbarRenderer {
         }
     }
 
-    private func drawIcon(_ button: ToolbarButton, scale: Double, cr: OpaquePointer) {
-        if !icons.draw(button.iconName, in: button.iconFrame, color: theme.foreground, scale: scale, cr: cr) {
+    private func drawIcon(_ button: ToolbarButton, scale: Double, context: CairoContext, cr: OpaquePointer) {
+        if !icons.draw(button.iconName, in: button.iconFrame, color: theme.foreground, scale: scale, context: context) {
             // An icon that cannot be drawn still shows a visible placeholder, never a blank button.
             CairoPaths.roundedRect(cr, button.iconFrame.insetBy(dx: 3, dy: 3), radius: 3)
             cairo_set_line_width(cr, 1.5)

@@ -1,40 +1,40 @@
 import CXCB
 
 /// The atoms the toolbar uses, interned once at startup in one batch.
-public struct Atoms: Sendable {
+package struct Atoms: Sendable {
     /// WM_PROTOCOLS.
-    public let wmProtocols: xcb_atom_t
+    package let wmProtocols: xcb_atom_t
     /// WM_DELETE_WINDOW: the window manager's close button.
-    public let wmDeleteWindow: xcb_atom_t
+    package let wmDeleteWindow: xcb_atom_t
     /// WM_NAME.
-    public let wmName: xcb_atom_t
+    package let wmName: xcb_atom_t
     /// _NET_WM_NAME.
-    public let netWMName: xcb_atom_t
+    package let netWMName: xcb_atom_t
     /// UTF8_STRING.
-    public let utf8String: xcb_atom_t
+    package let utf8String: xcb_atom_t
     /// _NET_WM_PID.
-    public let netWMPID: xcb_atom_t
+    package let netWMPID: xcb_atom_t
     /// _NET_WM_PING.
-    public let netWMPing: xcb_atom_t
+    package let netWMPing: xcb_atom_t
     /// _NET_WM_WINDOW_TYPE.
-    public let netWMWindowType: xcb_atom_t
+    package let netWMWindowType: xcb_atom_t
     /// _NET_WM_WINDOW_TYPE_NORMAL.
-    public let netWMWindowTypeNormal: xcb_atom_t
+    package let netWMWindowTypeNormal: xcb_atom_t
     /// RESOURCE_MANAGER (the X resource database, for Xft.dpi).
-    public let resourceManager: xcb_atom_t
+    package let resourceManager: xcb_atom_t
     /// _NET_WM_WINDOW_TYPE_TOOLTIP.
-    public let netWMWindowTypeTooltip: xcb_atom_t
+    package let netWMWindowTypeTooltip: xcb_atom_t
     /// _NET_WM_ICON: the window's icons as ARGB CARDINALs.
-    public let netWMIcon: xcb_atom_t
+    package let netWMIcon: xcb_atom_t
     /// _NET_WM_STATE.
-    public let netWMState: xcb_atom_t
+    package let netWMState: xcb_atom_t
     /// _NET_WM_STATE_DEMANDS_ATTENTION.
-    public let netWMStateDemandsAttention: xcb_atom_t
+    package let netWMStateDemandsAttention: xcb_atom_t
     /// _NET_SUPPORTING_WM_CHECK: present on the root window while an EWMH window manager runs.
-    public let netSupportingWMCheck: xcb_atom_t
+    package let netSupportingWMCheck: xcb_atom_t
 
     /// Interns every atom with one round trip.
-    public init(connection: XConnection) throws {
+    package init(connection: XConnection) throws(X11Error) {
         let names = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_NAME", "_NET_WM_NAME", "UTF8_STRING", "_NET_WM_PID",
                      "_NET_WM_PING", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "RESOURCE_MANAGER",
                      "_NET_WM_WINDOW_TYPE_TOOLTIP", "_NET_WM_ICON", "_NET_WM_STATE", "_NET_WM_STATE_DEMANDS_ATTENTION",

@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeDrawing
 import CCairo
 import CXCB
@@ -5,15 +6,16 @@ import CXCB
 /// Copies rectangles of a client-side cairo image to a window with PutImage, split into requests
 /// the server accepts, converting to RGB565 on 16-bit screens and to the server's byte order.
 enum ImageUpload {
-    /// Copies the device-pixel rectangle (clipped to the image) of `image` to the same place in `window`.
-    static func put(_ image: ImageSurface, x: XConnection, window: xcb_window_t, gc: xcb_gcontext_t,
-                    rect px: Int, _ py: Int, _ pw: Int, _ ph: Int) {
-        let left = max(0, px), top = max(0, py)
-        let right = min(image.width, px + pw), bottom = min(image.height, py + ph)
-        guard right > left, bottom > top else { return }
-        let surface = image.surface
-        cairo_surface_flush(surface)
-        guard let data = cairo_image_surface_get_data(surface) else { return }
+    /// Copies the device-pixel rectangle `rect` (clipped to the image) of `image` to the same place in `window`.
+    static func put(_ image: ImageSurface, x: XConnection, window: xcb_window_t, gc: xcb_gcontext_t, rect: PixelRect) {
+        image.withUnsafeSurface { surface in put(surface, width: image.width, height: image.height, x: x, window: window, gc: gc, rect: rect) }
+    }
+
+    private static func put(_ surface: OpaquePointer, width: Int, height: Int, x: XConnection, window: xcb_window_t,
+                            gc: xcb_gcontext_t, rect: PixelRect) {
+        let visible = rect.intersection(PixelRect(x: 0, y: 0, width: width, height: height))
+        guard !visible.isEmpty, let data = cairo_image_surface_get_data(surface) else { return }
+        let left = visible.x, top = visible.y, right = visible.maxX, bottom = visible.maxY
         let stride = Int(cairo_image_surface_get_stride(surface))
         let columns = right - left
         let bytesPerPixel = x.bitsPerPixel == 16 ? 2 : 4
@@ -43,9 +45,9 @@ enum ImageUpload {
                 }
             }
             strip.withUnsafeBufferPointer { buffer in
-                _ = xcb_put_image(x.connection, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, gc,
+                _ = xcb_put_image(x.handle, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, gc,
                                   UInt16(clamping: columns), UInt16(clamping: rows), Int16(clamping: left), Int16(clamping: row), 0,
-                                  x.screen.pointee.root_depth, UInt32(rowBytes * rows), buffer.baseAddress)
+                                  x.rootDepth, UInt32(rowBytes * rows), buffer.baseAddress)
             }
             row += rows
         }

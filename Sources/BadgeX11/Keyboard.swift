@@ -6,39 +6,39 @@ import Glibc
 /// honoured (XKB StateNotify updates the group; NewKeyboardNotify and MapNotify reload the keymap).
 ///
 /// Not Sendable: owned by the event-loop thread, like the connection it reads from.
-public final class Keyboard {
+package final class Keyboard {
     /// Kept alive here: the keymap is re-read through it whenever the server says it changed.
     private let x: XConnection
-    private var connection: OpaquePointer { x.connection }
+    private var connection: OpaquePointer { x.handle }
     private let context: OpaquePointer
     private var keymap: OpaquePointer?
     private var state: OpaquePointer?
     private let deviceID: Int32
     /// The first event code of the XKB extension; XKB events arrive with this response type.
-    public let firstEvent: UInt8
+    package let firstEvent: UInt8
 
     /// Sets up the XKB extension, loads the core keyboard's keymap and selects XKB events.
     /// Throws a one-line message when the server has no usable XKB.
-    public init(connection x: XConnection) throws {
+    package init(connection x: XConnection) throws(X11Error) {
         self.x = x
-        let connection = x.connection
+        let connection = x.handle
         var major: UInt16 = 0, minor: UInt16 = 0
         var baseEvent: UInt8 = 0, baseError: UInt8 = 0
         guard xkb_x11_setup_xkb_extension(connection, UInt16(XKB_X11_MIN_MAJOR_XKB_VERSION), UInt16(XKB_X11_MIN_MINOR_XKB_VERSION),
                                           XKB_X11_SETUP_XKB_EXTENSION_NO_FLAGS, &major, &minor, &baseEvent, &baseError) == 1 else {
-            throw X11Error("badge-demo: the X server has no usable XKB extension (keyboard input disabled)")
+            throw .unavailable("keyboard input", reason: "the X server has no usable XKB extension")
         }
         firstEvent = baseEvent
         let device = xkb_x11_get_core_keyboard_device_id(connection)
-        guard device >= 0 else { throw X11Error("badge-demo: cannot find the core keyboard through XKB") }
+        guard device >= 0 else { throw .unavailable("keyboard input", reason: "XKB names no core keyboard") }
         deviceID = device
         guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else {
-            throw X11Error("badge-demo: cannot create an xkbcommon context")
+            throw .unavailable("keyboard input", reason: "xkbcommon could not create a context")
         }
         self.context = context
         // Every stored property is set now, so a throw runs deinit, which releases the context.
         guard reloadKeymap() else {
-            throw X11Error("badge-demo: cannot read the keyboard map from the X server")
+            throw .unavailable("keyboard input", reason: "the X server sent no usable keyboard map")
         }
         let events = UInt16(XCB_XKB_EVENT_TYPE_NEW_KEYBOARD_NOTIFY.rawValue | XCB_XKB_EVENT_TYPE_MAP_NOTIFY.rawValue
             | XCB_XKB_EVENT_TYPE_STATE_NOTIFY.rawValue)
@@ -47,7 +47,7 @@ public final class Keyboard {
         if let error = xcb_request_check(connection, cookie) {
             let code = error.pointee.error_code
             free(error)
-            throw X11Error("badge-demo: the X server refused XKB event selection (X error \(code))")
+            throw .requestRefused(request: "select XKB events", error: XErrorDescription.errorName(code))
         }
     }
 
@@ -60,7 +60,7 @@ public final class Keyboard {
     /// Reads the keymap and state of the core keyboard again; false when the server's reply is unusable
     /// (the previous keymap is kept then).
     @discardableResult
-    public func reloadKeymap() -> Bool {
+    package func reloadKeymap() -> Bool {
         guard let newKeymap = xkb_x11_keymap_new_from_device(context, connection, deviceID, XKB_KEYMAP_COMPILE_NO_FLAGS) else {
             return false
         }
@@ -76,7 +76,7 @@ public final class Keyboard {
     }
 
     /// Handles an event whose response type is `firstEvent`; returns true when it was an XKB event.
-    public func handleXKBEvent(_ event: UnsafeMutableRawPointer) -> Bool {
+    package func handleXKBEvent(_ event: UnsafeMutableRawPointer) -> Bool {
         // Every XKB event starts with: response_type, xkbType, sequence, time, deviceID.
         let xkbType = event.load(fromByteOffset: 1, as: UInt8.self)
         let device = event.load(fromByteOffset: 8, as: UInt8.self)
@@ -99,16 +99,17 @@ public final class Keyboard {
         return true
     }
 
-    /// The keysym a key press produces in the current layout and modifiers.
-    public func keysym(forKeycode keycode: UInt8) -> UInt32 {
-        guard let state else { return 0 }
-        return xkb_state_key_get_one_sym(state, xkb_keycode_t(keycode))
+    /// What a press of `keycode` means in the current layout and modifiers.
+    package func press(keycode: UInt8) -> KeyPress {
+        guard let state else { return KeyPress(symbol: 0, text: "", control: false, shift: false) }
+        let key = xkb_keycode_t(keycode)
+        let symbol = xkb_state_key_get_one_sym(state, key)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let length = Int(xkb_state_key_get_utf8(state, key, &buffer, buffer.count))
+        let text = length > 0 && length < buffer.count
+            ? String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        return KeyPress(symbol: symbol, text: text, control: isActive(XKB_MOD_NAME_CTRL), shift: isActive(XKB_MOD_NAME_SHIFT))
     }
-
-    /// True while Control is held (effective modifiers).
-    public var controlIsActive: Bool { isActive("Control") }
-    /// True while Shift is held (effective modifiers).
-    public var shiftIsActive: Bool { isActive("Shift") }
 
     private func isActive(_ modifier: String) -> Bool {
         guard let state else { return false }

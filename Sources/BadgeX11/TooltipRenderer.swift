@@ -5,25 +5,25 @@ import CCairo
 /// Draws a tooltip: one line of text in a rounded dark box, measured and drawn through Pango.
 ///
 /// Not Sendable: uses the event-loop thread's `TextLayouts`.
-public final class TooltipRenderer {
+package final class TooltipRenderer {
     /// The tooltip's font.
-    public static let font = BadgeFont(family: "DejaVu Sans", size: 12, weight: .regular)
+    package static let font = BadgeFont(family: "DejaVu Sans", size: 12, weight: .regular)
     /// Space between the text and the box, in logical units.
-    public static let padding = (horizontal: 8.0, vertical: 5.0)
+    package static let padding = (horizontal: 8.0, vertical: 5.0)
     /// The box colour.
-    public static let background = Color(red: 0.16, green: 0.16, blue: 0.17)
+    package static let background = Color(red: 0.16, green: 0.16, blue: 0.17)
     /// The text colour.
-    public static let foreground = Color(red: 0.96, green: 0.96, blue: 0.96)
+    package static let foreground = Color(red: 0.96, green: 0.96, blue: 0.96)
 
     private let text: TextLayouts
 
     /// Creates a renderer that shapes text with `text`.
-    public init(text: TextLayouts) {
+    package init(text: TextLayouts) {
         self.text = text
     }
 
     /// The tooltip's size in device pixels for `label` at `scale`.
-    public func size(of label: String, scale: Double) -> (width: Int, height: Int) {
+    package func size(of label: String, scale: Double) -> (width: Int, height: Int) {
         let extents = text.extents(of: label, font: Self.font).logical
         let width = (extents.width + 2 * Self.padding.horizontal) * scale
         let height = (extents.height + 2 * Self.padding.vertical) * scale
@@ -32,7 +32,11 @@ public final class TooltipRenderer {
     }
 
     /// Paints the tooltip for `label` into `cr` (device pixels), filling `width` × `height`.
-    public func draw(_ label: String, scale: Double, width: Int, height: Int, in cr: OpaquePointer) {
+    package func draw(_ label: String, scale: Double, width: Int, height: Int, in context: CairoContext) {
+        context.withUnsafeHandle { cr in draw(label, scale: scale, width: width, height: height, context: context, cr: cr) }
+    }
+
+    private func draw(_ label: String, scale: Double, width: Int, height: Int, context: CairoContext, cr: OpaquePointer) {
         cairo_save(cr)
         defer { cairo_restore(cr) }
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
@@ -46,6 +50,6 @@ public final class TooltipRenderer {
         cairo_stroke(cr)
         cairo_scale(cr, scale, scale)
         cairo_set_source_rgb(cr, Self.foreground.red, Self.foreground.green, Self.foreground.blue)
-        text.draw(label, font: Self.font, at: Point(x: Self.padding.horizontal, y: Self.padding.vertical), in: cr)
+        text.draw(label, font: Self.font, at: Point(x: Self.padding.horizontal, y: Self.padding.vertical), in: context)
     }
 }

@@ -6,17 +6,19 @@ import CCairo
 /// with the total count drawn on it as a red badge ("99+" above 99; a plain dot at 16 px).
 ///
 /// Not Sendable: draws with the event-loop thread's icons and text.
-public enum WindowIcon {
+package enum WindowIcon {
     /// The icon sizes published, in pixels.
-    public static let sizes = [16, 32, 48]
+    package static let sizes = [16, 32, 48]
 
     /// The _NET_WM_ICON property value: for each size, width, height, then width × height
     /// non-premultiplied 0xAARRGGBB pixels, row by row. Throws when cairo cannot draw an icon.
-    public static func cardinals(total: Int, icons: IconLibrary, text: TextLayouts, iconName: String = "bell") throws -> [UInt32] {
+    package static func cardinals(badge: String, icons: IconLibrary, text: TextLayouts, iconName: String) throws -> [UInt32] {
         var values: [UInt32] = []
         for size in sizes {
             let image = try ImageSurface(width: size, height: size)
-            try image.draw { cr in draw(total: total, size: size, icons: icons, text: text, iconName: iconName, in: cr) }
+            try image.draw { context in
+                context.withUnsafeHandle { cr in draw(badge: badge, size: size, icons: icons, text: text, iconName: iconName, context: context, cr: cr) }
+            }
             values.append(UInt32(size))
             values.append(UInt32(size))
             for y in 0..<size {
@@ -29,27 +31,15 @@ public enum WindowIcon {
         return values
     }
 
-    /// The text drawn on the icon's badge for a total ("" hides it).
-    public static func badgeText(total: Int) -> String {
-        total <= 0 ? "" : total > 99 ? "99+" : String(total)
-    }
-
-    private static func draw(total: Int, size: Int, icons: IconLibrary, text: TextLayouts, iconName: String, in cr: OpaquePointer) {
+    private static func draw(badge label: String, size: Int, icons: IconLibrary, text: TextLayouts, iconName: String, context: CairoContext, cr: OpaquePointer) {
         let side = Double(size)
         // A light rounded tile so the dark glyph shows on dark panels too.
         cairo_set_source_rgba(cr, 0.97, 0.97, 0.97, 1)
-        let r = side * 0.2
-        cairo_new_sub_path(cr)
-        cairo_arc(cr, side - r, r, r, -Double.pi / 2, 0)
-        cairo_arc(cr, side - r, side - r, r, 0, Double.pi / 2)
-        cairo_arc(cr, r, side - r, r, Double.pi / 2, Double.pi)
-        cairo_arc(cr, r, r, r, Double.pi, 3 * Double.pi / 2)
-        cairo_close_path(cr)
+        CairoPaths.roundedRect(cr, Rect(x: 0, y: 0, width: side, height: side), radius: side * 0.2)
         cairo_fill(cr)
         let inset = side * 0.12
         icons.draw(iconName, in: Rect(x: inset, y: inset, width: side - 2 * inset, height: side - 2 * inset),
-                   color: Color(red: 0.13, green: 0.13, blue: 0.13), scale: 1, cr: cr)
-        let label = badgeText(total: total)
+                   color: Color(red: 0.13, green: 0.13, blue: 0.13), scale: 1, context: context)
         guard !label.isEmpty else { return }
         let red = Color.badgeRed
         cairo_set_source_rgb(cr, red.red, red.green, red.blue)
@@ -63,15 +53,11 @@ public enum WindowIcon {
         let height = side * 0.46
         let width = max(height, extents.ink.width + side * 0.16)
         let box = Rect(x: side - width, y: 0, width: width, height: height)
-        let radius = height / 2
-        cairo_new_sub_path(cr)
-        cairo_arc(cr, box.maxX - radius, box.minY + radius, radius, -Double.pi / 2, Double.pi / 2)
-        cairo_arc(cr, box.minX + radius, box.minY + radius, radius, Double.pi / 2, 3 * Double.pi / 2)
-        cairo_close_path(cr)
+        CairoPaths.roundedRect(cr, box, radius: height / 2)
         cairo_fill(cr)
         cairo_set_source_rgb(cr, 1, 1, 1)
         let origin = Point(x: box.midX - extents.ink.midX, y: box.midY - extents.ink.midY)
-        text.draw(label, font: font, at: origin, in: cr)
+        text.draw(label, font: font, at: origin, in: context)
     }
 
     private static func unpremultiplied(alpha: UInt8, red: UInt8, green: UInt8, blue: UInt8) -> UInt32 {

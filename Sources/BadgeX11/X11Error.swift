@@ -1,24 +1,37 @@
-/// A failure of the X11 shell, carrying the exit status the demo reports for it.
-public struct X11Error: Error, CustomStringConvertible, Sendable {
-    /// A one-line message a user can act on.
-    public let message: String
-    /// The process exit status for this failure (1: no display, 3: connection lost, 4: other X failure,
-    /// 5: the window was destroyed by another client).
-    public let exitStatus: Int32
+/// A failure of the X11 shell: what went wrong, in terms a user can act on.
+///
+/// The shell never exits the process and never writes to standard error; an application decides
+/// what each case means for it (the demo maps them to its exit statuses).
+public enum X11Error: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No display was named and `DISPLAY` is not set.
+    case noDisplay
+    /// The display could not be opened; `reason` says why ("connection refused or broken: …").
+    case cannotOpenDisplay(String, reason: String)
+    /// The connection to the X server broke while in use (the server exited, or a client such as
+    /// xkill closed it).
+    case connectionLost(display: String, reason: String)
+    /// The server refused a request the shell needs, such as creating a window.
+    case requestRefused(request: String, error: String)
+    /// The window to embed into does not exist (or is not a window).
+    case noSuchWindow(UInt32)
+    /// A needed extension or service is missing or unusable ("XKB", "a timer").
+    case unavailable(String, reason: String)
 
-    /// Creates an error with a message and an exit status.
-    public init(_ message: String, exitStatus: Int32 = 4) {
-        self.message = message
-        self.exitStatus = exitStatus
+    /// One line saying what went wrong (no program name: the application adds its own).
+    public var description: String {
+        switch self {
+        case .noDisplay:
+            return "no display: DISPLAY is not set (run inside an X session, or use --screenshot FILE.png)"
+        case .cannotOpenDisplay(let name, let reason):
+            return reason.isEmpty ? "cannot open display \"\(name)\"" : "cannot open display \"\(name)\" (\(reason))"
+        case .connectionLost(let display, let reason):
+            return "lost the connection to the X server on \(display) (\(reason))"
+        case .requestRefused(let request, let error):
+            return "the X server refused to \(request) (\(error))"
+        case .noSuchWindow(let window):
+            return "there is no window 0x\(String(window, radix: 16)) to embed the toolbar in"
+        case .unavailable(let what, let reason):
+            return "\(what) is not available: \(reason)"
+        }
     }
-
-    /// The message.
-    public var description: String { message }
-
-    /// Exit status: the display could not be opened.
-    public static let cannotOpenDisplayStatus: Int32 = 1
-    /// Exit status: the connection to the X server was lost while running.
-    public static let connectionLostStatus: Int32 = 3
-    /// Exit status: another X client destroyed the toolbar window (DestroyNotify, or BadWindow on it).
-    public static let windowDestroyedStatus: Int32 = 5
 }

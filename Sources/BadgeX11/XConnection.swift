@@ -3,43 +3,47 @@ import Glibc
 
 /// An open connection to an X server and its default screen.
 ///
-/// Owns the `xcb_connection_t`; not Sendable: only the event-loop thread uses it.
+/// Owns the `xcb_connection_t` and closes it when released. Not Sendable: it belongs to the one
+/// thread that runs the event loop. Code outside BadgeKit reaches the raw connection only inside
+/// ``withUnsafeConnection(_:)``.
 public final class XConnection {
-    /// The raw XCB connection; valid until this object is deinitialised.
-    public let connection: OpaquePointer
+    /// The raw connection, for BadgeKit's own modules on the owning thread.
+    package let handle: OpaquePointer
     /// The display name it connected to, for messages (":0").
     public let displayName: String
-    /// The default screen.
-    public let screen: UnsafeMutablePointer<xcb_screen_t>
     /// The root window of the default screen.
-    public var root: xcb_window_t { screen.pointee.root }
+    public let root: UInt32
+    /// The default screen's size in pixels.
+    public let screenWidth: Int
+    /// The default screen's size in pixels.
+    public let screenHeight: Int
+    /// The default screen's depth and visual, for windows and images.
+    package let rootDepth: UInt8
+    package let rootVisual: xcb_visualid_t
     /// True when the server expects image data least-significant byte first (PutImage converts otherwise).
-    public let imageByteOrderIsLSB: Bool
+    package let imageByteOrderIsLSB: Bool
     /// Bits per pixel of images at the root depth.
-    public let bitsPerPixel: Int
+    package let bitsPerPixel: Int
     /// The largest request the server accepts, in bytes.
-    public let maximumRequestBytes: Int
+    package let maximumRequestBytes: Int
 
-    /// Connects to `display` (nil: $DISPLAY). Throws with exit status 1 and a message naming the display.
-    public init(display: String? = nil) throws {
+    /// Connects to `display` (nil: `$DISPLAY`). Throws ``X11Error/noDisplay`` or
+    /// ``X11Error/cannotOpenDisplay(_:reason:)`` naming the display and the reason.
+    public init(display: String? = nil) throws(X11Error) {
         let name = display ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
-        guard !name.isEmpty else {
-            throw X11Error("badge-demo: no display: DISPLAY is not set (run inside an X session, or use --screenshot FILE.png)",
-                           exitStatus: X11Error.cannotOpenDisplayStatus)
-        }
+        guard !name.isEmpty else { throw .noDisplay }
         var screenNumber: Int32 = 0
         guard let connection = xcb_connect(name, &screenNumber) else {
-            throw X11Error("badge-demo: cannot open display \"\(name)\"", exitStatus: X11Error.cannotOpenDisplayStatus)
+            throw .cannotOpenDisplay(name, reason: "")
         }
         let status = xcb_connection_has_error(connection)
         guard status == 0 else {
             xcb_disconnect(connection)
-            throw X11Error("badge-demo: cannot open display \"\(name)\" (\(Self.describe(connectionError: status)))",
-                           exitStatus: X11Error.cannotOpenDisplayStatus)
+            throw .cannotOpenDisplay(name, reason: Self.describe(connectionError: status))
         }
         guard let setup = xcb_get_setup(connection) else {
             xcb_disconnect(connection)
-            throw X11Error("badge-demo: display \"\(name)\" sent no setup", exitStatus: X11Error.cannotOpenDisplayStatus)
+            throw .cannotOpenDisplay(name, reason: "the server sent no setup")
         }
         var iterator = xcb_setup_roots_iterator(setup)
         var index: Int32 = 0
@@ -49,11 +53,15 @@ public final class XConnection {
         }
         guard iterator.rem > 0, let screen = iterator.data else {
             xcb_disconnect(connection)
-            throw X11Error("badge-demo: display \"\(name)\" has no screen \(screenNumber)", exitStatus: X11Error.cannotOpenDisplayStatus)
+            throw .cannotOpenDisplay(name, reason: "it has no screen \(screenNumber)")
         }
-        self.connection = connection
-        self.displayName = name
-        self.screen = screen
+        handle = connection
+        displayName = name
+        root = screen.pointee.root
+        screenWidth = Int(screen.pointee.width_in_pixels)
+        screenHeight = Int(screen.pointee.height_in_pixels)
+        rootDepth = screen.pointee.root_depth
+        rootVisual = screen.pointee.root_visual
         imageByteOrderIsLSB = setup.pointee.image_byte_order == UInt8(XCB_IMAGE_ORDER_LSB_FIRST.rawValue)
         var bpp = 32
         var formats = xcb_setup_pixmap_formats_iterator(setup)
@@ -65,41 +73,70 @@ public final class XConnection {
         maximumRequestBytes = Int(xcb_get_maximum_request_length(connection)) * 4
     }
 
-    deinit { xcb_disconnect(connection) }
+    deinit { xcb_disconnect(handle) }
 
-    /// The connection's file descriptor, for poll().
-    public var fileDescriptor: Int32 { xcb_get_file_descriptor(connection) }
+    /// Calls `body` with the raw `xcb_connection_t`, valid only during the call: for requests of
+    /// your own on this connection. Do not keep the pointer or disconnect it.
+    public func withUnsafeConnection<Result>(_ body: (OpaquePointer) throws -> Result) rethrows -> Result {
+        try body(handle)
+    }
 
-    /// Non-zero when the connection is broken (server gone, protocol error).
-    public var errorStatus: Int32 { xcb_connection_has_error(connection) }
+    /// The connection's file descriptor, to wait on with poll() in your own loop.
+    public var fileDescriptor: Int32 { xcb_get_file_descriptor(handle) }
 
-    /// Sends buffered requests; returns false when the connection is broken.
-    @discardableResult
-    public func flush() -> Bool { xcb_flush(connection) > 0 }
+    /// Non-zero when the connection is broken (server gone, protocol error): `xcb_connection_has_error`.
+    public var errorStatus: Int32 { xcb_connection_has_error(handle) }
+
+    /// The error for a broken connection, or nil while it works.
+    public var failure: X11Error? {
+        let status = errorStatus
+        guard status != 0 else { return nil }
+        return .connectionLost(display: displayName, reason: Self.describe(connectionError: status))
+    }
+
+    /// Sends buffered requests; throws ``X11Error/connectionLost(display:reason:)`` when the connection is broken.
+    public func flush() throws(X11Error) {
+        if xcb_flush(handle) <= 0 {
+            throw failure ?? .connectionLost(display: displayName, reason: Self.describe(connectionError: 1))
+        }
+    }
+
+    /// The next event, reading the socket if nothing is queued; nil when none has arrived.
+    public func nextEvent() -> XEvent? {
+        xcb_poll_for_event(handle).map(XEvent.init(taking:))
+    }
+
+    /// The next event already in XCB's queue, without reading the socket. Replies can pull events
+    /// into the queue without making the socket readable: check this before sleeping in poll().
+    public func nextQueuedEvent() -> XEvent? {
+        xcb_poll_for_queued_event(handle).map(XEvent.init(taking:))
+    }
 
     /// A fresh resource id (window, pixmap, GC).
-    public func generateID() -> UInt32 { xcb_generate_id(connection) }
+    package func generateID() -> UInt32 { xcb_generate_id(handle) }
 
-    /// Waits for every request sent so far to be processed (a GetInputFocus round trip).
-    /// Events that arrive meanwhile stay queued for `xcb_poll_for_queued_event`.
+    /// Waits until the server has processed every request sent so far (a GetInputFocus round trip).
+    /// Events that arrive meanwhile stay queued for ``nextQueuedEvent()``.
     public func roundTrip() {
-        let cookie = xcb_get_input_focus(connection)
-        free(xcb_get_input_focus_reply(connection, cookie, nil))
+        let cookie = xcb_get_input_focus(handle)
+        free(xcb_get_input_focus_reply(handle, cookie, nil))
     }
 
     /// Interns atoms in one batch: every request is sent before any reply is awaited.
-    public func internAtoms(_ names: [String]) throws -> [String: xcb_atom_t] {
+    package func internAtoms(_ names: [String]) throws(X11Error) -> [String: xcb_atom_t] {
         let cookies = names.map { name in
-            xcb_intern_atom(connection, 0, UInt16(name.utf8.count), name)
+            xcb_intern_atom(handle, 0, UInt16(name.utf8.count), name)
         }
         var atoms: [String: xcb_atom_t] = [:]
         for (index, (name, cookie)) in zip(names, cookies).enumerated() {
             var error: UnsafeMutablePointer<xcb_generic_error_t>?
-            guard let reply = xcb_intern_atom_reply(connection, cookie, &error) else {
+            guard let reply = xcb_intern_atom_reply(handle, cookie, &error) else {
+                let code = error?.pointee.error_code
                 free(error)
                 // Replies still on their way would otherwise stay in XCB's queue.
-                for pending in cookies[(index + 1)...] { xcb_discard_reply(connection, pending.sequence) }
-                throw X11Error("badge-demo: the X server did not intern atom \(name)")
+                for pending in cookies[(index + 1)...] { xcb_discard_reply(handle, pending.sequence) }
+                if let failure { throw failure }
+                throw .requestRefused(request: "intern atom \(name)", error: code.map(XErrorDescription.errorName) ?? "no reply")
             }
             atoms[name] = reply.pointee.atom
             free(reply)
@@ -109,64 +146,76 @@ public final class XConnection {
 
     /// Sends a client message to the root window with the substructure masks, as EWMH asks for
     /// requests to the window manager (and for answering its _NET_WM_PING).
-    public func sendToRoot(_ message: xcb_client_message_event_t) {
+    package func sendToRoot(_ message: xcb_client_message_event_t) {
         var message = message
         let mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue
         withUnsafeBytes(of: &message) { bytes in
-            _ = xcb_send_event(connection, 0, root, mask, bytes.baseAddress?.assumingMemoryBound(to: CChar.self))
+            _ = xcb_send_event(handle, 0, root, mask, bytes.baseAddress?.assumingMemoryBound(to: CChar.self))
         }
     }
 
     /// Replaces an 8-bit property of `window`.
-    public func setProperty(_ property: xcb_atom_t, of window: xcb_window_t, type: xcb_atom_t, bytes: [UInt8]) {
+    package func setProperty(_ property: xcb_atom_t, of window: xcb_window_t, type: xcb_atom_t, bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { buffer in
-            _ = xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, 8,
+            _ = xcb_change_property(handle, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, 8,
                                     UInt32(buffer.count), buffer.baseAddress)
         }
     }
 
     /// Replaces a 32-bit property of `window`.
-    public func setProperty32(_ property: xcb_atom_t, of window: xcb_window_t, type: xcb_atom_t, values: [UInt32]) {
+    package func setProperty32(_ property: xcb_atom_t, of window: xcb_window_t, type: xcb_atom_t, values: [UInt32]) {
         values.withUnsafeBufferPointer { buffer in
-            _ = xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, 32,
+            _ = xcb_change_property(handle, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, 32,
                                     UInt32(buffer.count), buffer.baseAddress)
         }
     }
 
-    /// Creates an input-output window on the default screen, checked: throws a message naming `what`
-    /// ("the window", "the tooltip window") when the server refuses. `values` follow `mask`'s bit order.
-    public func createWindow(_ what: String, width: Int, height: Int, mask: UInt32, values: [UInt32]) throws -> xcb_window_t {
+    /// Creates an input-output window at (`x`, `y`) of `parent` (the root when nil), checked: throws
+    /// ``X11Error/noSuchWindow(_:)`` when the parent does not exist, and
+    /// ``X11Error/requestRefused(request:error:)`` naming `what` for any other refusal.
+    /// `values` follow `mask`'s bit order.
+    package func createWindow(_ what: String, parent: xcb_window_t? = nil, x: Int = 0, y: Int = 0, width: Int, height: Int,
+                              mask: UInt32, values: [UInt32]) throws(X11Error) -> xcb_window_t {
         let window = generateID()
-        let cookie = xcb_create_window_checked(connection, screen.pointee.root_depth, window, root, 0, 0,
+        let cookie = xcb_create_window_checked(handle, rootDepth, window, parent ?? root,
+                                               Int16(clamping: x), Int16(clamping: y),
                                                UInt16(clamping: max(width, 1)), UInt16(clamping: max(height, 1)), 0,
-                                               UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.pointee.root_visual,
-                                               mask, values)
-        if let error = xcb_request_check(connection, cookie) {
+                                               UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), rootVisual, mask, values)
+        if let error = xcb_request_check(handle, cookie) {
             let code = error.pointee.error_code
             free(error)
-            throw X11Error("badge-demo: the X server refused to create \(what) (\(XErrorDescription.errorName(code)))")
+            if let parent, code == XErrorDescription.badWindow { throw .noSuchWindow(parent) }
+            throw .requestRefused(request: "create \(what)", error: XErrorDescription.errorName(code))
         }
+        if let failure { throw failure }
         return window
     }
 
-    /// Creates a graphics context for PutImage into `window` (no GraphicsExpose events).
-    public func createCopyGC(for window: xcb_window_t) -> xcb_gcontext_t {
+    /// Creates a graphics context for PutImage into `drawable` (no GraphicsExpose events).
+    package func createCopyGC(for drawable: xcb_drawable_t) -> xcb_gcontext_t {
         let gc = generateID()
         let values: [UInt32] = [0]
-        xcb_create_gc(connection, gc, window, XCB_GC_GRAPHICS_EXPOSURES.rawValue, values)
+        xcb_create_gc(handle, gc, drawable, XCB_GC_GRAPHICS_EXPOSURES.rawValue, values)
         return gc
     }
 
-    /// A human-readable reason for an `xcb_connection_has_error` status.
+    /// Fault injection for tests: sends a request every server refuses (FreePixmap of None, BadPixmap).
+    package func sendRefusedRequest() {
+        xcb_free_pixmap(handle, xcb_pixmap_t(XCB_PIXMAP_NONE.rawValue))
+        _ = xcb_flush(handle)
+    }
+
+    /// A human-readable reason for an `xcb_connection_has_error` status, by XCB's own names.
     public static func describe(connectionError status: Int32) -> String {
         switch status {
-        case 1: return "connection refused or broken: is an X server running there?"
-        case 2: return "an X extension is not supported"
-        case 3: return "out of memory"
-        case 4: return "request too long"
-        case 5: return "cannot parse the display name"
-        case 6: return "no such screen on that display"
-        case 7: return "file descriptor passing failed"
+        case 0: return "no error"
+        case XCB_CONN_ERROR: return "connection refused or broken: is an X server running there?"
+        case XCB_CONN_CLOSED_EXT_NOTSUPPORTED: return "an X extension is not supported"
+        case XCB_CONN_CLOSED_MEM_INSUFFICIENT: return "out of memory"
+        case XCB_CONN_CLOSED_REQ_LEN_EXCEED: return "request too long"
+        case XCB_CONN_CLOSED_PARSE_ERR: return "cannot parse the display name"
+        case XCB_CONN_CLOSED_INVALID_SCREEN: return "no such screen on that display"
+        case XCB_CONN_CLOSED_FDPASSING_FAILED: return "file descriptor passing failed"
         default: return "X connection error \(status)"
         }
     }

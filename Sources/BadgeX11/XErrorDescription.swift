@@ -1,13 +1,13 @@
 /// Names for core X protocol errors and the requests the demo sends, for one-line messages such as
 /// "BadPixmap (4) in FreePixmap (54), resource 0x0".
-public enum XErrorDescription {
+package enum XErrorDescription {
     /// Core error code 3.
-    public static let badWindow: UInt8 = 3
+    package static let badWindow: UInt8 = 3
     /// Core error code 9.
-    public static let badDrawable: UInt8 = 9
+    package static let badDrawable: UInt8 = 9
 
     /// The core protocol's name for an error code ("BadWindow"), or "error N" for others (extensions).
-    public static func errorName(_ code: UInt8) -> String {
+    package static func errorName(_ code: UInt8) -> String {
         let names = ["BadRequest", "BadValue", "BadWindow", "BadPixmap", "BadAtom", "BadCursor", "BadFont", "BadMatch",
                      "BadDrawable", "BadAccess", "BadAlloc", "BadColor", "BadGC", "BadIDChoice", "BadName", "BadLength",
                      "BadImplementation"]
@@ -16,7 +16,7 @@ public enum XErrorDescription {
     }
 
     /// The core request's name for a major opcode the demo uses ("PutImage"), or "request N".
-    public static func requestName(_ major: UInt8) -> String {
+    package static func requestName(_ major: UInt8) -> String {
         let names: [UInt8: String] = [
             1: "CreateWindow", 2: "ChangeWindowAttributes", 3: "GetWindowAttributes", 4: "DestroyWindow",
             8: "MapWindow", 10: "UnmapWindow", 12: "ConfigureWindow", 14: "GetGeometry", 15: "QueryTree",
@@ -27,7 +27,7 @@ public enum XErrorDescription {
     }
 
     /// One line for a refused request: "BadPixmap (4) in FreePixmap (54), resource 0x0".
-    public static func describe(code: UInt8, major: UInt8, minor: UInt16, resource: UInt32) -> String {
+    package static func describe(code: UInt8, major: UInt8, minor: UInt16, resource: UInt32) -> String {
         let request = major >= 128 ? "extension request \(major).\(minor)" : requestName(major)
         return "\(errorName(code)) in \(request), resource 0x\(String(resource, radix: 16))"
     }

@@ -3,11 +3,11 @@ import Glibc
 
 /// Reads the X resource database (the root window's RESOURCE_MANAGER string) for the desktop's
 /// scale: `Xft.dpi` / 96, as GTK and Qt do.
-public enum XResources {
+package enum XResources {
     /// The device scale from Xft.dpi, or nil when the resource is absent or unusable.
-    public static func deviceScale(connection x: XConnection, atoms: Atoms) -> Double? {
-        let cookie = xcb_get_property(x.connection, 0, x.root, atoms.resourceManager, XCB_ATOM_STRING.rawValue, 0, 1 << 16)
-        guard let reply = xcb_get_property_reply(x.connection, cookie, nil) else { return nil }
+    package static func deviceScale(connection x: XConnection, atoms: Atoms) -> Double? {
+        let cookie = xcb_get_property(x.handle, 0, x.root, atoms.resourceManager, XCB_ATOM_STRING.rawValue, 0, 1 << 16)
+        guard let reply = xcb_get_property_reply(x.handle, cookie, nil) else { return nil }
         defer { free(reply) }
         let length = Int(xcb_get_property_value_length(reply))
         guard length > 0, let value = xcb_get_property_value(reply) else { return nil }
@@ -16,7 +16,7 @@ public enum XResources {
     }
 
     /// Parses "Xft.dpi: 144" out of a resource database string into a scale (1.5); nil if absent or out of range.
-    public static func scale(fromResources database: String) -> Double? {
+    package static func scale(fromResources database: String) -> Double? {
         for line in database.split(separator: "\n") {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let key = line[..<colon].filter { $0 != " " && $0 != "\t" }

@@ -1,3 +1,4 @@
+import BadgeCore
 /// An 8-bit-per-channel colour.
 public struct RGB: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// Red, green and blue, 0...255.
@@ -28,51 +29,14 @@ public struct RGB: Equatable, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A rectangle of pixels (window device pixels), as in the app's `state` event.
-public struct PixelRect: Equatable, Hashable, Sendable, CustomStringConvertible {
-    /// Left, top, width and height in pixels.
-    public var x: Int, y: Int, width: Int, height: Int
-
-    /// A rectangle from its origin and size.
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x; self.y = y; self.width = width; self.height = height
-    }
-
-    /// Parses {"x":..,"y":..,"width":..,"height":..}; nil if a field is missing or not an integer.
-    public init?(json: JSONValue?) {
+extension PixelRect {
+    /// Parses {"x":..,"y":..,"width":..,"height":..} as in the app's `state` event; nil if a field
+    /// is missing or not an integer.
+    package init?(json: JSONValue?) {
         guard let json, let x = json["x"]?.int, let y = json["y"]?.int,
               let w = json["width"]?.int, let h = json["height"]?.int else { return nil }
         self.init(x: x, y: y, width: w, height: h)
     }
-
-    /// Number of pixels.
-    public var area: Int { max(0, width) * max(0, height) }
-    /// Centre, rounded down.
-    public var center: (x: Int, y: Int) { (x + width / 2, y + height / 2) }
-    /// Whether the point is inside.
-    public func contains(x px: Int, y py: Int) -> Bool { px >= x && py >= y && px < x + width && py < y + height }
-
-    /// The overlap with `other` (zero size when disjoint).
-    public func intersection(_ other: PixelRect) -> PixelRect {
-        let x0 = max(x, other.x), y0 = max(y, other.y)
-        let x1 = min(x + width, other.x + other.width), y1 = min(y + height, other.y + other.height)
-        return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
-    }
-
-    /// The smallest rectangle holding both.
-    public func union(_ other: PixelRect) -> PixelRect {
-        let x0 = min(x, other.x), y0 = min(y, other.y)
-        let x1 = max(x + width, other.x + other.width), y1 = max(y + height, other.y + other.height)
-        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-    }
-
-    /// Grown by `dx`, `dy` on each side (shrunk when negative).
-    public func insetBy(dx: Int, dy: Int) -> PixelRect {
-        PixelRect(x: x + dx, y: y + dy, width: width - 2 * dx, height: height - 2 * dy)
-    }
-
-    /// "WxH+X+Y".
-    public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }
 
 /// Pixels read back from the X server (GetImage), decoded to RGB.

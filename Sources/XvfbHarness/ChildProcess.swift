@@ -1,3 +1,4 @@
+import BadgeCore
 import CXCBTest
 import Glibc
 
@@ -115,12 +116,12 @@ public final class ChildProcess {
     /// The exit status once reaped.
     public private(set) var exitStatus: ExitStatus?
     /// Every JSON event read so far by `readEvent`, in order (consumed or not).
-    public private(set) var allEvents: [JSONValue] = []
+    package private(set) var allEvents: [JSONValue] = []
     /// Whether `allEvents` keeps every event read; turn off for long runs (soak tests) so the test's
     /// own memory stays flat.
     public var recordsAllEvents = true
     /// Events read while looking for another one, not yet returned by `readEvent`.
-    public private(set) var pendingEvents: [JSONValue] = []
+    package private(set) var pendingEvents: [JSONValue] = []
     /// Stdout lines that were not valid JSON objects with an "event" field.
     public private(set) var otherLines: [String] = []
 
@@ -361,7 +362,7 @@ public final class ChildProcess {
     /// appears, and returns it. Events already read and not yet returned are searched first; other
     /// events read on the way stay in `pendingEvents`. Throws on timeout or end of stdout, listing
     /// what was received.
-    public func readEvent(named name: String, timeout: Double = 10,
+    package func readEvent(named name: String, timeout: Double = 10,
                           matching: (JSONValue) -> Bool = { _ in true }) throws -> JSONValue {
         if let i = pendingEvents.firstIndex(where: { $0["event"]?.string == name && matching($0) }) {
             return pendingEvents.remove(at: i)
@@ -391,7 +392,7 @@ public final class ChildProcess {
     }
 
     /// Removes and returns the unconsumed events named `name` (all of them when `name` is nil).
-    public func takePendingEvents(named name: String? = nil) -> [JSONValue] {
+    package func takePendingEvents(named name: String? = nil) -> [JSONValue] {
         let taken = pendingEvents.filter { name == nil || $0["event"]?.string == name }
         pendingEvents.removeAll { name == nil || $0["event"]?.string == name }
         return taken

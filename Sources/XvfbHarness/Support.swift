@@ -132,11 +132,17 @@ public enum Artifacts {
         return parts.joined(separator: "/") + "/.build/test-artifacts"
     }
 
-    /// A path for an artifact file named `name` inside `directory`, creating the directory.
+    /// A path for an artifact file named `name` inside `directory`, creating the directory. `name`
+    /// may name one subfolder ("golden/gallery.png"); other unusual characters become "_".
     public static func path(for name: String) throws -> String {
-        let dir = directory
+        var dir = directory
+        var file = Substring(name)
+        if let slash = name.firstIndex(of: "/") {
+            dir += "/" + String(name[..<slash]).map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" }
+            file = name[name.index(after: slash)...]
+        }
         try makeDirectories(dir)
-        let safe = String(name.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
+        let safe = String(file.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
         return "\(dir)/\(safe)"
     }
 }

@@ -1,3 +1,5 @@
+import BadgeCore
+import BadgeX11
 import CXCB
 import Glibc
 
@@ -26,7 +28,9 @@ public enum TestWindowEvent: Equatable, Sendable {
 /// A plain X client of the test's own: one window filled with a background colour, with its own
 /// connection. Used to test the harness itself without the app (and as a simple occluder).
 public final class TestWindow {
-    let connection: OpaquePointer
+    /// Owns the connection (closed when released).
+    private let x: XConnection
+    var connection: OpaquePointer { x.handle }
     /// The window id.
     public let window: xcb_window_t
     /// Its size.
@@ -38,8 +42,9 @@ public final class TestWindow {
                 background: RGB = RGB(hex: 0x336699), title: String = "harness test window", timeout: Double = 10) throws {
         let helper = try XTestClient(display: display)  // for the visual pixel value
         let pixel = try helper.pixelValue(for: background)
-        let (c, screen) = try openDisplay(display, for: "TestWindow")
-        connection = c
+        let connection = try openDisplay(display, for: "TestWindow")
+        self.x = connection
+        let c = connection.handle
         self.width = width
         self.height = height
         window = xcb_generate_id(c)
@@ -49,9 +54,9 @@ public final class TestWindow {
             | XCB_EVENT_MASK_KEY_RELEASE.rawValue | XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue
             | XCB_EVENT_MASK_POINTER_MOTION.rawValue
         let values: [UInt32] = [pixel, 1, events]  // ascending mask-bit order
-        xcb_create_window(c, UInt8(XCB_COPY_FROM_PARENT), window, screen.pointee.root,
+        xcb_create_window(c, UInt8(XCB_COPY_FROM_PARENT), window, connection.root,
                           Int16(clamping: x), Int16(clamping: y), UInt16(clamping: width), UInt16(clamping: height), 0,
-                          UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.pointee.root_visual, mask, values)
+                          UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), connection.rootVisual, mask, values)
         xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, XCB_ATOM_WM_NAME.rawValue,
                             XCB_ATOM_STRING.rawValue, 8, UInt32(title.utf8.count), title)
         let protocols = try helper.atom("WM_PROTOCOLS"), delete = try helper.atom("WM_DELETE_WINDOW")
@@ -60,10 +65,6 @@ public final class TestWindow {
         xcb_map_window(c, window)
         xcb_flush(c)
         _ = try waitForEvent(timeout: timeout) { if case .expose = $0 { return true }; return false }
-    }
-
-    deinit {
-        xcb_disconnect(connection)
     }
 
     /// The next event, waiting up to `timeout` seconds (poll on the connection's descriptor); nil

@@ -1,3 +1,5 @@
+import BadgeCore
+import BadgeX11
 import CXCB
 import CXCBTest
 import Glibc
@@ -28,44 +30,19 @@ public struct WindowProperty: Equatable, Sendable {
     public var string: String { String(decoding: bytes, as: UTF8.self) }
 }
 
-/// Describes an XCB connection error code (xcb_connection_has_error).
-func describeConnectionError(_ code: Int32) -> String {
-    switch code {
-    case 0: return "no error"
-    case 1: return "socket, pipe or stream error (XCB_CONN_ERROR; is the server running?)"
-    case 2: return "extension not supported (XCB_CONN_CLOSED_EXT_NOTSUPPORTED)"
-    case 3: return "out of memory (XCB_CONN_CLOSED_MEM_INSUFFICIENT)"
-    case 4: return "request too long (XCB_CONN_CLOSED_REQ_LEN_EXCEED)"
-    case 5: return "cannot parse the display name (XCB_CONN_CLOSED_PARSE_ERR)"
-    case 6: return "no such screen on the display (XCB_CONN_CLOSED_INVALID_SCREEN)"
-    default: return "connection error \(code)"
+/// Connects to `display` through the shell's own connection type (one opening path, one table of
+/// connection errors); `who` names the caller in error messages.
+func openDisplay(_ display: String, for who: String) throws -> XConnection {
+    do {
+        return try XConnection(display: display)
+    } catch {
+        throw HarnessError("\(who) cannot connect to X display \(display): \(error)")
     }
 }
 
-/// Connects to `display` and finds its default screen; `who` names the caller in error messages.
-/// The caller owns the returned connection (xcb_disconnect).
-func openDisplay(_ display: String, for who: String) throws -> (connection: OpaquePointer, screen: UnsafeMutablePointer<xcb_screen_t>) {
-    var screenNumber: Int32 = 0
-    guard let c: OpaquePointer = xcb_connect(display, &screenNumber) else {
-        throw HarnessError("\(who): xcb_connect(\(display)) returned no connection")
-    }
-    let error = xcb_connection_has_error(c)
-    if error != 0 {
-        xcb_disconnect(c)
-        throw HarnessError("\(who) cannot connect to X display \(display): \(describeConnectionError(error))")
-    }
-    guard let setup = xcb_get_setup(c) else {
-        xcb_disconnect(c)
-        throw HarnessError("\(who): no connection setup for \(display)")
-    }
-    var it = xcb_setup_roots_iterator(setup)
-    var n = screenNumber
-    while n > 0 && it.rem > 0 { xcb_screen_next(&it); n -= 1 }
-    guard it.rem > 0, let screen = it.data else {
-        xcb_disconnect(c)
-        throw HarnessError("\(who): display \(display) has no screen \(screenNumber)")
-    }
-    return (c, screen)
+/// Describes an XCB connection error code (xcb_connection_has_error), by the shell's table.
+func describeConnectionError(_ code: Int32) -> String {
+    XConnection.describe(connectionError: code)
 }
 
 /// The X connection of the test itself: XTEST input, GetImage capture, properties, client
@@ -75,7 +52,9 @@ func openDisplay(_ display: String, for who: String) throws -> (connection: Opaq
 /// Every input method flushes and then does a round trip (`sync()`), so when it returns the
 /// server has processed the input and queued the resulting events for the app.
 public final class XTestClient {
-    let connection: OpaquePointer
+    /// Owns the connection (closed when released).
+    private let x: XConnection
+    var connection: OpaquePointer { x.handle }
     /// The display name it connected to.
     public let display: String
     /// The root window of the screen.
@@ -90,13 +69,14 @@ public final class XTestClient {
 
     /// Connects to `display` and checks that the XTEST extension is present.
     public init(display: String) throws {
-        let (c, screen) = try openDisplay(display, for: "XTestClient")
-        connection = c
+        let x = try openDisplay(display, for: "XTestClient")
+        self.x = x
+        let c = x.handle
         self.display = display
-        root = screen.pointee.root
-        screenWidth = Int(screen.pointee.width_in_pixels)
-        screenHeight = Int(screen.pointee.height_in_pixels)
-        rootDepth = Int(screen.pointee.root_depth)
+        root = x.root
+        screenWidth = x.screenWidth
+        screenHeight = x.screenHeight
+        rootDepth = Int(x.rootDepth)
 
         // XTEST present?
         var queryError: UnsafeMutablePointer<xcb_generic_error_t>?
@@ -104,28 +84,21 @@ public final class XTestClient {
         let query = xcb_query_extension_reply(c, xcb_query_extension(c, UInt16(name.utf8.count), name), &queryError)
         if let queryError { free(queryError) }
         guard let query else {
-            xcb_disconnect(c)
             throw HarnessError("QueryExtension(XTEST) failed on \(display)")
         }
         let present = query.pointee.present != 0
         free(query)
         guard present else {
-            xcb_disconnect(c)
             throw HarnessError("the X server at \(display) has no XTEST extension (Xvfb has it unless started with -extension XTEST)")
         }
         var versionError: UnsafeMutablePointer<xcb_generic_error_t>?
         let version = xcb_test_get_version_reply(c, xcb_test_get_version(c, 2, 2), &versionError)
         if let versionError { free(versionError) }
         guard let version else {
-            xcb_disconnect(c)
             throw HarnessError("XTEST GetVersion failed on \(display)")
         }
         xtestVersion = (Int(version.pointee.major_version), Int(version.pointee.minor_version))
         free(version)
-    }
-
-    deinit {
-        xcb_disconnect(connection)
     }
 
     // MARK: replies and errors

@@ -1,3 +1,4 @@
+import BadgeCore
 import CXCB
 import CXCBTest
 import Glibc

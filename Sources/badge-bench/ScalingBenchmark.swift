@@ -27,12 +27,12 @@ enum ScalingBenchmark {
             toolbar.layout(size: toolbar.preferredSize, scale: 1, direction: .leftToRight)
             let renderer = ToolbarRenderer(theme: .light, text: text, icons: icons)
             let image = try ImageSurface(width: Int(toolbar.bounds.width), height: Int(toolbar.bounds.height))
-            try image.draw { cr in renderer.draw(toolbar, at: clock.now, in: cr) }
+            try image.draw { context in renderer.draw(toolbar, at: clock.now, in: context) }
             _ = toolbar.takeDamage()
 
             var full: [Double] = []
             for _ in 0..<max(5, 200 / count) {
-                full.append(try Statistics.time { try image.draw { cr in renderer.draw(toolbar, at: clock.now, in: cr) } })
+                full.append(try Statistics.time { try image.draw { context in renderer.draw(toolbar, at: clock.now, in: context) } })
             }
             let animated = buttons[count / 2].badge
             var limited: [Double] = []
@@ -41,7 +41,7 @@ enum ScalingBenchmark {
                 clock.advance(by: 1.0 / 60)
                 limited.append(try Statistics.time {
                     if let damage = toolbar.takeDamage() {
-                        try image.draw { cr in renderer.draw(toolbar, at: clock.now, in: cr, clip: damage) }
+                        try image.draw { context in renderer.draw(toolbar, at: clock.now, in: context, clip: damage) }
                     }
                 })
             }
@@ -61,12 +61,12 @@ enum ScalingBenchmark {
             top + (1 - (log10(max(ms, 1e-4)) - lowest) / max(highest - lowest, 1)) * (height - top - bottom)
         }
         let font = BadgeFont(family: "DejaVu Sans", size: 12, weight: .regular)
-        try image.draw { cr in
+        try image.draw { context in context.withUnsafeHandle { cr in
             cairo_set_source_rgb(cr, 1, 1, 1)
             cairo_paint(cr)
             cairo_set_source_rgb(cr, 0.2, 0.2, 0.2)
             text.draw("Frame cost vs. badge buttons (ms, log-log)", font: BadgeFont(family: "DejaVu Sans", size: 14, weight: .bold),
-                      at: BadgeCore.Point(x: left, y: 10), in: cr)
+                      at: BadgeCore.Point(x: left, y: 10), in: context)
             cairo_set_line_width(cr, 1)
             for decade in stride(from: lowest, through: highest, by: 1) {
                 let yy = y(pow10(decade)).rounded() + 0.5
@@ -74,7 +74,7 @@ enum ScalingBenchmark {
                 cairo_move_to(cr, left, yy); cairo_line_to(cr, width - right, yy); cairo_stroke(cr)
                 cairo_set_source_rgb(cr, 0.3, 0.3, 0.3)
                 text.draw(Statistics.format(pow10(decade), digits: decade < 0 ? Int(-decade) : 0), font: font,
-                          at: BadgeCore.Point(x: 8, y: yy - 8), in: cr)
+                          at: BadgeCore.Point(x: 8, y: yy - 8), in: context)
             }
             for count in counts {
                 let xx = x(count).rounded() + 0.5
@@ -83,9 +83,9 @@ enum ScalingBenchmark {
                 cairo_set_source_rgb(cr, 0.3, 0.3, 0.3)
                 let label = "\(count)"
                 let labelWidth = text.extents(of: label, font: font).logical.width
-                text.draw(label, font: font, at: BadgeCore.Point(x: xx - labelWidth / 2, y: height - bottom + 6), in: cr)
+                text.draw(label, font: font, at: BadgeCore.Point(x: xx - labelWidth / 2, y: height - bottom + 6), in: context)
             }
-            text.draw("badge buttons in the window", font: font, at: BadgeCore.Point(x: width / 2 - 80, y: height - 22), in: cr)
+            text.draw("badge buttons in the window", font: font, at: BadgeCore.Point(x: width / 2 - 80, y: height - 22), in: context)
             let series: [(String, (Point) -> Double, (Double, Double, Double))] = [
                 ("full redraw", { $0.fullRedraw }, (0.2, 0.4, 0.8)),
                 ("one badge animating (damage-limited)", { $0.damageLimited }, (0.85, 0.2, 0.2)),
@@ -106,9 +106,9 @@ enum ScalingBenchmark {
                 cairo_rectangle(cr, left + 12, legendY + 4, 14, 4)
                 cairo_fill(cr)
                 cairo_set_source_rgb(cr, 0.2, 0.2, 0.2)
-                text.draw(name, font: font, at: BadgeCore.Point(x: left + 32, y: legendY - 2), in: cr)
+                text.draw(name, font: font, at: BadgeCore.Point(x: left + 32, y: legendY - 2), in: context)
             }
-        }
+        } }
         try image.writePNG(to: path)
     }
 

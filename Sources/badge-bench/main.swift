@@ -80,7 +80,7 @@ func benchFrames(text: TextLayouts, icons: IconLibrary) throws {
             for round in 0..<300 {
                 if animating && round % 12 == 0 { toolbar.button(id: "mail")?.badge.increment() }
                 let time = clock.now + Double(round % 12) / 60
-                samples.append(try Statistics.time { try image.draw { cr in renderer.draw(toolbar, at: time, in: cr) } })
+                samples.append(try Statistics.time { try image.draw { context in renderer.draw(toolbar, at: time, in: context) } })
                 if animating && round % 12 == 11 { clock.advance(by: 1) }
             }
             return Statistics.median(samples)

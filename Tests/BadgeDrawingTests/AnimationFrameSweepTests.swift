@@ -42,10 +42,10 @@ import Testing
             while time <= end + step {
                 let presentation = badge.presentation(at: time)
                 do {
-                    try image.draw { cr in
-                        cairo_scale(cr, scale, scale)
-                        renderer.cutOutRing(presentation, style: badge.style, in: cr)
-                        renderer.draw(presentation, style: badge.style, surface: .white, in: cr)
+                    try image.draw { context in
+                        context.scale(by: scale)
+                        renderer.cutOutRing(presentation, style: badge.style, in: context)
+                        renderer.draw(presentation, style: badge.style, surface: .white, in: context)
                     }
                 } catch {
                     if failures.count < 3 { failures.append("t+\(time - start) s, scale \(presentation.scale): \(error)") }

@@ -1,6 +1,7 @@
 import BadgeDrawing
 import Glibc
 import Testing
+import XvfbHarness
 
 /// Compares rendered images with the golden PNGs in Tests/BadgeDrawingTests/Golden.
 ///
@@ -18,14 +19,6 @@ enum GoldenImage {
         let file = #filePath
         let directory = file[..<(file.lastIndex(of: "/") ?? file.endIndex)]
         return String(directory) + "/Golden"
-    }
-
-    static var artifactDirectory: String {
-        // <root>/Tests/BadgeDrawingTests/GoldenImage.swift → <root>/.build/test-artifacts/golden
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count > 3 else { return "/tmp/badgekit-test-artifacts/golden" }
-        parts.removeLast(3)
-        return parts.joined(separator: "/") + "/.build/test-artifacts/golden"
     }
 
     static var updating: Bool {
@@ -85,12 +78,8 @@ enum GoldenImage {
     }
 
     private static func writeArtifact(_ image: ImageSurface, name: String) throws -> String {
-        var path = ""
-        for part in artifactDirectory.split(separator: "/") {
-            path += "/\(part)"
-            mkdir(path, 0o755)
-        }
-        let file = "\(artifactDirectory)/\(name).png"
+        // The harness's artifact folder (.build/test-artifacts, or BADGE_TEST_ARTIFACTS), under golden/.
+        let file = try Artifacts.path(for: "golden/\(name).png")
         try image.writePNG(to: file)
         print("golden test artifact: \(file)")
         return file

@@ -27,8 +27,8 @@ import Testing
         #expect(badge.accessibilityDescription == "Mail, new")
         let dirty = badge.takeDamage()
         #expect(dirty != nil)
-        try image.draw { cr in
-            BadgeRenderer(text: text).draw(badge.presentation(), style: badge.style, surface: toolbarColour, in: cr)
+        try image.draw { context in
+            BadgeRenderer(text: text).draw(badge.presentation(), style: badge.style, surface: toolbarColour, in: context)
         }
         #expect(badge.animationEndTime == .infinity)   // a blinking dot animates until changed
     }

@@ -59,8 +59,8 @@ import Testing
         let icons = try IconLibrary()
         try icons.loadIcon(named: "bell", fromFile: path)
         let image = try ImageSurface(width: 24, height: 24)
-        try image.draw { cr in
-            #expect(icons.draw("bell", in: Rect(x: 0, y: 0, width: 24, height: 24), color: .black, scale: 1, cr: cr))
+        try image.draw { context in
+            #expect(icons.draw("bell", in: Rect(x: 0, y: 0, width: 24, height: 24), color: .black, scale: 1, context: context))
         }
         // A filled square covers the centre, which the bundled outline bell leaves empty.
         #expect(image.pixel(x: 12, y: 12).alpha == 255)
@@ -103,14 +103,14 @@ private func temporarySVG(named name: String, _ contents: String) throws -> Stri
         let renderer = BadgeRenderer(text: try TextLayouts())
         let style = BadgeStyle()
         let image = try ImageSurface(width: 40, height: 20)
-        try image.draw { cr in
+        try image.draw { context in
             let shrunk = BadgePresentation(label: .text("3"), frame: Rect(x: 0, y: 0, width: 18, height: 18),
                                            scale: scale, opacity: 1, runs: [])
-            renderer.cutOutRing(shrunk, style: style, in: cr)
-            renderer.draw(shrunk, style: style, surface: .white, in: cr)
+            renderer.cutOutRing(shrunk, style: style, in: context)
+            renderer.draw(shrunk, style: style, surface: .white, in: context)
             let shown = BadgePresentation(label: .dot, frame: Rect(x: 22, y: 0, width: 18, height: 18),
                                           scale: 1, opacity: 1, runs: [])
-            renderer.draw(shown, style: style, surface: .white, in: cr)
+            renderer.draw(shown, style: style, surface: .white, in: context)
         }
         #expect(image.pixel(x: 9, y: 9).alpha == 0, "the shrunk badge painted")
         #expect(image.pixel(x: 31, y: 9).alpha == 255, "the badge drawn after it is missing")

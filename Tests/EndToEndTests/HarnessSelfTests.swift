@@ -1,3 +1,4 @@
+import BadgeCore
 import Glibc
 import Testing
 import XvfbHarness
@@ -151,6 +152,6 @@ struct HarnessSelfTests {
         let v = try JSONValue(parsing: #"{"a":[1,2.5,true,null],"b":{"c":"d"},"e":-3}"#)
         #expect(v["a"]?[0]?.int == 1 && v["a"]?[1]?.double == 2.5 && v["a"]?[2]?.bool == true && v["a"]?[3]?.isNull == true)
         #expect(v["b"]?["c"]?.string == "d" && v["e"]?.int == -3)
-        #expect(throws: HarnessError.self) { _ = try JSONValue(parsing: "{\"a\":}") }
+        #expect(throws: JSONParseError.self) { _ = try JSONValue(parsing: "{\"a\":}") }
     }
 }

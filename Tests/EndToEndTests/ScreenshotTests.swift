@@ -1,3 +1,4 @@
+import BadgeCore
 import Glibc
 import Testing
 import XvfbHarness

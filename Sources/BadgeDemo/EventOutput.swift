@@ -6,11 +6,11 @@ import Glibc
 ///
 /// While more than `backlogLimit` bytes wait, the app stops reading commands (back-pressure) rather
 /// than let the queue grow. Not Sendable: event-loop thread only.
-public final class EventOutput {
+final class EventOutput {
     /// The descriptor written to (1).
-    public let descriptor: Int32
+    let descriptor: Int32
     /// Above this many queued bytes the app stops reading commands until the reader catches up.
-    public static let backlogLimit = 1 << 20
+    static let backlogLimit = 1 << 20
 
     private var pending: [UInt8] = []
     private var sent = 0
@@ -20,7 +20,7 @@ public final class EventOutput {
     /// Takes over `descriptor`. A pipe or socket is made non-blocking (restored by `finish`); a
     /// terminal or file is left alone, because its file description is shared with the shell and
     /// writes to it do not stall for long.
-    public init(descriptor: Int32 = 1) {
+    init(descriptor: Int32 = 1) {
         self.descriptor = descriptor
         var info = stat()
         let kind = fstat(descriptor, &info) == 0 ? info.st_mode & S_IFMT : 0
@@ -35,7 +35,7 @@ public final class EventOutput {
     }
 
     /// Queues one line (a newline is added) and writes as much as the reader takes now.
-    public func send(_ line: String) {
+    func send(_ line: String) {
         guard !readerGone else { return }
         pending.append(contentsOf: line.utf8)
         pending.append(UInt8(ascii: "\n"))
@@ -43,16 +43,16 @@ public final class EventOutput {
     }
 
     /// Bytes waiting for the reader.
-    public var backlog: Int { pending.count - sent }
+    var backlog: Int { pending.count - sent }
 
     /// True while lines wait: poll the descriptor for POLLOUT and call `flush` when it is writable.
-    public var hasBacklog: Bool { backlog > 0 }
+    var hasBacklog: Bool { backlog > 0 }
 
     /// True while the reader is too far behind for the app to take more commands.
-    public var isBackedUp: Bool { backlog > Self.backlogLimit }
+    var isBackedUp: Bool { backlog > Self.backlogLimit }
 
     /// Writes what the reader takes without blocking; a closed reader (EPIPE) drops the queue.
-    public func flush() {
+    func flush() {
         while sent < pending.count {
             let written = pending.withUnsafeBytes { bytes in
                 write(descriptor, bytes.baseAddress.map { $0 + sent }, bytes.count - sent)
@@ -80,7 +80,7 @@ public final class EventOutput {
 
     /// At exit: gives the reader up to `timeout` seconds to take what is queued, then restores the
     /// descriptor's blocking mode.
-    public func finish(timeout: Double) {
+    func finish(timeout: Double) {
         var remaining = Int32(max(0, timeout) * 1000)
         while hasBacklog && !readerGone && remaining > 0 {
             var descriptors = [pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)]

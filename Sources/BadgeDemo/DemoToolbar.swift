@@ -4,9 +4,9 @@ import BadgeDrawing
 /// Builds the demo's toolbar: from `--config FILE` when given, else the default one with bell and
 /// mail count badges, a chat button with a text badge and an updates button with a dot, so every
 /// kind of badge is on screen.
-public enum DemoToolbar {
+enum DemoToolbar {
     /// The default toolbar, as a configuration.
-    public static var defaultConfig: ToolbarConfig {
+    static var defaultConfig: ToolbarConfig {
         var chatFormat = BadgeFormat()
         chatFormat.maximumTextLength = 8
         func button(_ id: String, _ label: String, _ content: BadgeContent, format: BadgeFormat = BadgeFormat()) -> ToolbarConfig.Button {
@@ -24,13 +24,12 @@ public enum DemoToolbar {
     /// The toolbar for `config` with the options' counts and icon overrides, laid out for `scale`,
     /// its badges measuring text with `text`. Icons named by path are loaded into `icons` (under the
     /// button's id). Throws a one-line message naming the file and field for an unusable icon or id.
-    public static func make(config: ToolbarConfig, configFile: String?, options: DemoOptions, clock: any BadgeClock,
-                            text: TextLayouts, icons: IconLibrary, scale: Double) throws -> Toolbar {
+    static func make(config: ToolbarConfig, configFile: String?, options: DemoOptions, clock: any BadgeClock,
+                            text: TextLayouts, icons: IconLibrary, scale: Double) throws(DemoSetupError) -> Toolbar {
         let filePrefix = configFile.map { "\($0): " } ?? ""
         let bundled = Set(icons.names)
         for id in options.counts.keys.sorted() + options.icons.keys.sorted() where !config.buttons.contains(where: { $0.id == id }) {
-            throw X11Error("unknown button \"\(id.prefix(40))\"; buttons are \(config.buttons.map(\.id).joined(separator: ", "))",
-                           exitStatus: 2)
+            throw DemoSetupError("unknown button \"\(id.prefix(40))\"; buttons are \(config.buttons.map(\.id).joined(separator: ", "))")
         }
         var buttons: [ToolbarButton] = []
         for (index, spec) in config.buttons.enumerated() {
@@ -44,8 +43,8 @@ public enum DemoToolbar {
                 try loadIcon(path, as: fileIconName, into: icons, context: "\(filePrefix)buttons[\(index)].icon")
                 iconName = fileIconName
             } else if !bundled.contains(iconName) {
-                throw X11Error("\(filePrefix)buttons[\(index)].icon: no bundled icon \"\(iconName.prefix(40))\"; "
-                    + "bundled icons are \(icons.names.joined(separator: ", ")), or give the path of an SVG file", exitStatus: 2)
+                throw DemoSetupError("\(filePrefix)buttons[\(index)].icon: no bundled icon \"\(iconName.prefix(40))\"; "
+                    + "bundled icons are \(icons.names.joined(separator: ", ")), or give the path of an SVG file")
             }
             let badge = BadgeController(accessibilityLabel: spec.label,
                                         content: options.counts[spec.id].map { .count($0) } ?? spec.content,
@@ -60,11 +59,24 @@ public enum DemoToolbar {
         return toolbar
     }
 
-    private static func loadIcon(_ path: String, as name: String, into icons: IconLibrary, context: String) throws {
+    private static func loadIcon(_ path: String, as name: String, into icons: IconLibrary, context: String) throws(DemoSetupError) {
         do {
             try icons.loadIcon(named: name, fromFile: path)
         } catch {
-            throw X11Error("\(context): \(error)", exitStatus: 2)
+            throw DemoSetupError("\(context): \(error)")
         }
     }
+}
+
+/// A toolbar the demo cannot build from its arguments or config file (exit status 2): one line
+/// naming the flag or the file and field.
+struct DemoSetupError: Error, CustomStringConvertible {
+    /// The line.
+    let message: String
+
+    /// Creates an error with its line.
+    init(_ message: String) { self.message = message }
+
+    /// The line.
+    var description: String { message }
 }

@@ -2,9 +2,9 @@ import Glibc
 
 /// Splits a non-blocking byte stream (the control channel on stdin) into lines, with bounded memory:
 /// a line longer than `maximumLineLength` is reported as too long and its bytes are dropped.
-public struct LineReader {
+struct LineReader {
     /// One item read from the stream.
-    public enum Item: Equatable {
+    enum Item: Equatable {
         /// A complete line, decoded as UTF-8 (invalid bytes become U+FFFD), without its newline.
         case line(String, valid: Bool)
         /// A line that exceeded the limit; its content is dropped.
@@ -12,17 +12,17 @@ public struct LineReader {
     }
 
     /// The longest line kept, in bytes.
-    public let maximumLineLength: Int
+    let maximumLineLength: Int
     private var buffer: [UInt8] = []
     private var discarding = false
 
     /// Creates a reader that keeps lines of up to `maximumLineLength` bytes.
-    public init(maximumLineLength: Int) {
+    init(maximumLineLength: Int) {
         self.maximumLineLength = maximumLineLength
     }
 
     /// Feeds bytes and returns the items they complete.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [Item] {
+    mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [Item] {
         var items: [Item] = []
         for byte in bytes {
             if byte == UInt8(ascii: "\n") {

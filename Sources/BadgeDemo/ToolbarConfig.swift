@@ -11,47 +11,47 @@ import Glibc
 ///
 /// `icon` is a bundled icon name or the path of an SVG file; `content` uses the control protocol's
 /// shapes (kind none, count, text, dot with "blink"). Every field but `id` is optional.
-public struct ToolbarConfig: Sendable {
+struct ToolbarConfig: Sendable {
     /// One button of the configured toolbar.
-    public struct Button: Sendable, Equatable {
+    struct Button: Sendable, Equatable {
         /// The button's id (used by `--count`, the control protocol and `state`).
-        public var id: String
+        var id: String
         /// A bundled icon name, or nil when `iconPath` is set.
-        public var iconName: String?
+        var iconName: String?
         /// An SVG file to draw instead of a bundled icon.
-        public var iconPath: String?
+        var iconPath: String?
         /// The accessible name (tooltip and `description`).
-        public var label: String
+        var label: String
         /// The initial badge content.
-        public var content: BadgeContent
+        var content: BadgeContent
         /// True when an initial dot blinks.
-        public var blinks: Bool
+        var blinks: Bool
         /// Badge drawing style.
-        public var style: BadgeStyle
+        var style: BadgeStyle
         /// Badge text format (maximum count, text length).
-        public var format: BadgeFormat
+        var format: BadgeFormat
     }
 
     /// The buttons in reading order.
-    public var buttons: [Button]
+    var buttons: [Button]
     /// The colour theme, when the file sets one.
-    public var theme: Theme?
+    var theme: Theme?
     /// The device scale, when the file sets one.
-    public var scale: Double?
+    var scale: Double?
 
     /// A rejected configuration: the file, the field and the reason in one line.
-    public struct Error: Swift.Error, CustomStringConvertible, Sendable {
+    struct Error: Swift.Error, CustomStringConvertible, Sendable {
         /// "FILE: FIELD: REASON".
-        public let message: String
+        let message: String
         /// The message.
-        public var description: String { message }
+        var description: String { message }
     }
 
     /// The largest configuration file read, in bytes.
-    public static let maximumFileSize = 1 << 20
+    static let maximumFileSize = 1 << 20
 
     /// Reads and checks the file at `path`.
-    public static func load(path: String) throws(Error) -> ToolbarConfig {
+    static func load(path: String) throws(Error) -> ToolbarConfig {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Error(message: "\(path): cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -71,7 +71,7 @@ public struct ToolbarConfig: Sendable {
     }
 
     /// Decodes and checks JSON text; `file` names it in errors.
-    public static func parse(_ bytes: [UInt8], file: String) throws(Error) -> ToolbarConfig {
+    static func parse(_ bytes: [UInt8], file: String) throws(Error) -> ToolbarConfig {
         let root: JSONValue
         do {
             root = try JSONValue.parse(bytes)

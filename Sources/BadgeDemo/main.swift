@@ -7,29 +7,33 @@ let environment: [String: String] = Dictionary(uniqueKeysWithValues: ["BADGE_RED
     (name, getenv(name).map { String(cString: $0) } ?? "")
 })
 
+/// Exits with `status`, writing `message` (prefixed by the program's name) to standard error first.
+func exit(_ status: ExitStatus, message: String? = nil) -> Never {
+    if let message { StandardError.write("badge-demo: \(message)") }
+    exit(status.rawValue)
+}
+
 /// Runs an offscreen render (`--gallery`, `--screenshot`) and exits: 0 when written, 1 with a message otherwise.
 func renderAndExit(_ render: () throws -> Void) -> Never {
     do {
         try render()
     } catch {
-        StandardError.write("badge-demo: \(error)")
-        exit(1)
+        exit(.cannotOpenDisplay, message: "\(error)")
     }
-    exit(0)
+    exit(.closed)
 }
 
 switch DemoOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: environment) {
 case .failure(let error):
-    StandardError.write("badge-demo: \(error.message)\n\(DemoOptions.usage)")
-    exit(2)
+    exit(.badArguments, message: "\(error.message)\n\(DemoOptions.usage)")
 case .success(let options):
     if options.showHelp {
         print(DemoOptions.usage)
-        exit(0)
+        exit(.closed)
     }
     if options.showVersion {
         print(DemoOptions.version)
-        exit(0)
+        exit(.closed)
     }
     if let path = options.galleryPath {
         renderAndExit { try BadgeGallery.render(to: path) }
@@ -37,17 +41,12 @@ case .success(let options):
     let app: DemoApplication
     do {
         app = try DemoApplication(options: options)
-    } catch let error as X11Error {
-        // A bad icon file or button id (status 2), named in the message.
-        StandardError.write("badge-demo: \(error)")
-        exit(error.exitStatus)
+    } catch let error as DemoSetupError {
+        exit(.badArguments, message: "\(error)")  // a bad icon file or button id, named in the message
     } catch let error as ToolbarConfig.Error {
-        StandardError.write("badge-demo: \(error)")
-        exit(2)
+        exit(.badArguments, message: "\(error)")
     } catch {
-        // Text or icon set-up failed (fonts, Pango, cairo): not the user's arguments.
-        StandardError.write("badge-demo: \(error)")
-        exit(4)
+        exit(.setupFailed, message: "\(error)")  // text or icon set-up failed (fonts, Pango, cairo)
     }
     if let path = options.screenshotPath {
         renderAndExit { try app.renderScreenshot(to: path) }

@@ -1,10 +1,10 @@
 import Glibc
 
 /// Writes diagnostics to standard error without touching C's `stderr` global (not concurrency-safe).
-public enum StandardError {
+enum StandardError {
     /// Writes `message` and a newline to file descriptor 2, retrying short and interrupted writes;
     /// gives up quietly when the descriptor fails, so diagnostics never stop the app.
-    public static func write(_ message: String) {
+    static func write(_ message: String) {
         var text = message
         text += "\n"
         text.withUTF8 { bytes in

@@ -1,20 +1,28 @@
 import BadgeCore
 import Testing
-@testable import BadgeX11
+import BadgeX11
+@testable import BadgeDemo
 
 @Suite struct KeyCommandTests {
-    @Test func mapsKeysyms() {
-        #expect(KeyCommand.command(forKeysym: 0xff09, control: false, shift: false) == .focusNext)
-        #expect(KeyCommand.command(forKeysym: 0xff09, control: false, shift: true) == .focusPrevious)
-        #expect(KeyCommand.command(forKeysym: 0xfe20, control: false, shift: true) == .focusPrevious)
-        for sym: UInt32 in [0x20, 0xff0d, 0x2b] { #expect(KeyCommand.command(forKeysym: sym, control: false, shift: false) == .increment) }
-        for sym: UInt32 in [0x2d, 0xff08] { #expect(KeyCommand.command(forKeysym: sym, control: false, shift: false) == .decrement) }
-        for sym: UInt32 in [0xffff, 0x30] { #expect(KeyCommand.command(forKeysym: sym, control: false, shift: false) == .clear) }
-        #expect(KeyCommand.command(forKeysym: 0xff1b, control: false, shift: false) == .quit)
-        #expect(KeyCommand.command(forKeysym: 0x71, control: true, shift: false) == .quit)
-        #expect(KeyCommand.command(forKeysym: 0x71, control: false, shift: false) == nil)
-        #expect(KeyCommand.command(forKeysym: 0x74, control: true, shift: false) == nil)
-        #expect(KeyCommand.command(forKeysym: 0x61, control: false, shift: false) == nil)
+    func press(_ symbol: UInt32, _ text: String = "", control: Bool = false, shift: Bool = false) -> KeyPress {
+        KeyPress(symbol: symbol, text: text, control: control, shift: shift)
+    }
+
+    @Test func demoKeysComeBeforeTheToolbarKeys() {
+        #expect(KeyCommand.command(for: press(KeySymbol.escape)) == .quit)
+        #expect(KeyCommand.command(for: press(KeySymbol.q, "q", control: true)) == .quit)
+        #expect(KeyCommand.command(for: press(KeySymbol.capitalQ, "Q", control: true, shift: true)) == .quit)
+        #expect(KeyCommand.command(for: press(KeySymbol.q, "q")) == nil)
+        #expect(KeyCommand.command(for: press(0x74, "t", control: true)) == nil)
+        #expect(KeyCommand.command(for: press(0x74, "t")) == .cycleChatText)
+        #expect(KeyCommand.command(for: press(0x62, "b")) == .toggleBlink)
+        #expect(KeyCommand.command(for: press(0x6f, "o")) == .toggleOverflow)
+        #expect(KeyCommand.command(for: press(0x72, "r")) == .toggleReducedMotion)
+        #expect(KeyCommand.command(for: press(0x61, "a")) == nil)
+        // The toolbar's own keys are not the demo's: the shell answers them.
+        for symbol in [KeySymbol.tab, KeySymbol.space, KeySymbol.minus, KeySymbol.delete] {
+            #expect(KeyCommand.command(for: press(symbol)) == nil)
+        }
     }
 
     @Test func cyclesChatTexts() {
@@ -70,7 +78,4 @@ import Testing
         #expect(config.buttons.map(\.id) == DemoOptions.buttonIDs)
     }
 
-    @Test func windowIconText() {
-        #expect(WindowIcon.badgeText(total: 0) == "" && WindowIcon.badgeText(total: 7) == "7" && WindowIcon.badgeText(total: 100) == "99+")
-    }
 }

@@ -1,54 +1,54 @@
 import BadgeCore
 
 /// The demo's command line, parsed without traps: bad input becomes a `DemoOptions.Error`.
-public struct DemoOptions: Equatable, Sendable {
+struct DemoOptions: Equatable, Sendable {
     /// Initial counts by button id (`--count bell=5`).
-    public var counts: [String: Int] = [:]
+    var counts: [String: Int] = [:]
     /// Render offscreen to this PNG and exit (`--screenshot FILE`).
-    public var screenshotPath: String?
+    var screenshotPath: String?
     /// Read commands from stdin and write JSON events to stdout (`--control`).
-    public var control = false
+    var control = false
     /// Apply changes at once, without animation (`--reduce-motion` or BADGE_REDUCE_MOTION=1).
-    public var reduceMotion = false
+    var reduceMotion = false
     /// Device scale (`--scale`); nil: from Xft.dpi, else 1.
-    public var scale: Double?
+    var scale: Double?
     /// Colour theme (`--theme light|dark`).
-    public var theme: Theme = .light
+    var theme: Theme = .light
     /// Right-to-left layout (`--rtl`).
-    public var rightToLeft = false
+    var rightToLeft = false
     /// Icon overrides by button id (`--icon bell=PATH`).
-    public var icons: [String: String] = [:]
+    var icons: [String: String] = [:]
     /// Build the toolbar from this JSON file (`--config FILE`).
-    public var configPath: String?
+    var configPath: String?
     /// Render the badge gallery to this PNG and exit (`--gallery FILE`).
-    public var galleryPath: String?
+    var galleryPath: String?
     /// True when `--theme` was given (it then wins over the config file's theme).
-    public var themeFromFlag = false
+    var themeFromFlag = false
     /// Print usage and exit 0.
-    public var showHelp = false
+    var showHelp = false
     /// Print the version and exit 0.
-    public var showVersion = false
+    var showVersion = false
     /// Accept the hidden fault-injection control commands (`debug-bad-request`); BADGE_DEBUG=1 only,
     /// for tests: never a command-line flag, never in the usage.
-    public var debugCommands = false
+    var debugCommands = false
 
     /// The ids of the buttons the demo shows.
-    public static let buttonIDs = DemoToolbar.defaultConfig.buttons.map(\.id)
+    static let buttonIDs = DemoToolbar.defaultConfig.buttons.map(\.id)
 
     /// The flags that take a value (`--flag VALUE` or `--flag=VALUE`); every other flag takes none.
     private static let flagsWithValues: Set<String> = ["--count", "--icon", "--screenshot", "--scale", "--theme", "--config", "--gallery"]
 
     /// A rejected command line.
-    public struct Error: Swift.Error, Equatable, Sendable {
+    struct Error: Swift.Error, Equatable, Sendable {
         /// One line saying what was wrong.
-        public let message: String
+        let message: String
     }
 
     /// The version string printed by `--version`.
-    public static let version = "badge-demo 0.1.0 (BadgeKit)"
+    static let version = "badge-demo 0.1.0 (BadgeKit)"
 
     /// The usage text printed by `--help` and after a bad argument.
-    public static let usage = """
+    static let usage = """
         usage: badge-demo [options]
           --count ID=N        initial count of a button (ids: \(buttonIDs.joined(separator: ", "))), N >= 0
           --screenshot FILE   render the window offscreen to a PNG file and exit (no X server needed)
@@ -65,10 +65,10 @@ public struct DemoOptions: Equatable, Sendable {
         """
 
     /// Creates the defaults.
-    public init() {}
+    init() {}
 
     /// Parses the arguments (without the program name) and the environment's BADGE_REDUCE_MOTION and BADGE_DEBUG.
-    public static func parse(_ arguments: [String], environment: [String: String] = [:]) -> Result<DemoOptions, Error> {
+    static func parse(_ arguments: [String], environment: [String: String] = [:]) -> Result<DemoOptions, Error> {
         var options = DemoOptions()
         if let flag = environment["BADGE_REDUCE_MOTION"], !flag.isEmpty, flag != "0" { options.reduceMotion = true }
         if environment["BADGE_DEBUG"] == "1" { options.debugCommands = true }

@@ -1,5 +1,6 @@
 import BadgeCore
 import BadgeX11
+@testable import BadgeDemo
 import Testing
 
 @Suite struct DemoOptionsTests {

@@ -9,11 +9,11 @@ import Glibc
 /// (dlopen), so a toolbar without a bus never maps it. Without a bus, without libdbus, or if the bus
 /// goes away, publishing is skipped quietly. Signals need no main loop: each is queued and written
 /// without waiting for any reply. Not Sendable: event-loop thread only.
-public final class LauncherEntry {
-    /// The application URI docks match against their .desktop files.
-    public static let applicationURI = "application://badge-demo.desktop"
-    /// The object path the signal is sent from.
-    public static let objectPath = "/com/canonical/unity/launcherentry/badge_demo"
+final class LauncherEntry {
+    /// The application URI docks match against their .desktop files ("application://badge-demo.desktop").
+    let applicationURI: String
+    /// The object path the signal is sent from ("/com/canonical/unity/launcherentry/badge_demo").
+    let objectPath: String
 
     // D-Bus type codes (the C macros are character casts Swift does not import).
     private static let arrayType = Int32(UInt8(ascii: "a")), int64Type = Int32(UInt8(ascii: "x"))
@@ -25,8 +25,14 @@ public final class LauncherEntry {
     private var last: (count: Int, visible: Bool, urgent: Bool)?
 
     /// Connects to the session bus; nil (quietly) when there is none or it cannot be reached.
-    public init?(environment address: String?) {
+    init?(environment address: String?, desktopFileID: String) {
         guard let address, !address.isEmpty else { return nil }
+        applicationURI = "application://\(desktopFileID).desktop"
+        // An object path element allows only [A-Za-z0-9_].
+        let element = desktopFileID.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? Character(scalar) : "_"
+        }
+        objectPath = "/com/canonical/unity/launcherentry/" + (element.isEmpty ? "_" : String(element))
         var dbus = BadgeDBus()
         guard badge_dbus_load(&dbus) != 0 else { return nil }
         self.dbus = dbus
@@ -50,22 +56,22 @@ public final class LauncherEntry {
     }
 
     /// The descriptor to poll for incoming bus traffic (replies and NameAcquired), or nil.
-    public var fileDescriptor: Int32? {
+    var fileDescriptor: Int32? {
         guard let connection else { return nil }
         var fd: Int32 = -1
         return dbus.connection_get_unix_fd(connection, &fd) != 0 && fd >= 0 ? fd : nil
     }
 
     /// Sends Update when the values differ from the last ones sent.
-    public func publish(count: Int, urgent: Bool) {
+    func publish(count: Int, urgent: Bool) {
         let visible = count > 0
         if let last, last.count == count, last.visible == visible, last.urgent == urgent { return }
         guard let connection, dbus.connection_get_is_connected(connection) != 0 else { return }
-        guard let message = dbus.message_new_signal(Self.objectPath, "com.canonical.Unity.LauncherEntry", "Update") else { return }
+        guard let message = dbus.message_new_signal(objectPath, "com.canonical.Unity.LauncherEntry", "Update") else { return }
         defer { dbus.message_unref(message) }
         var args = BadgeDBusMessageIter()
         dbus.message_iter_init_append(message, &args)
-        var ok = appendString(&args, Self.applicationURI)
+        var ok = appendString(&args, applicationURI)
         var dict = BadgeDBusMessageIter()
         ok = ok && dbus.message_iter_open_container(&args, Self.arrayType, "{sv}", &dict) != 0
         ok = ok && appendEntry(&dict, key: "count", signature: "x") { iter in
@@ -87,7 +93,7 @@ public final class LauncherEntry {
     }
 
     /// Writes what is queued and reads (and drops) incoming messages, without blocking.
-    public func service() {
+    func service() {
         guard let connection else { return }
         guard dbus.connection_read_write(connection, 0) != 0 else {
             // Disconnected: stop publishing. A private connection must be closed before its last unref.
@@ -102,7 +108,7 @@ public final class LauncherEntry {
     }
 
     /// True while messages are waiting to be written (poll for POLLOUT then).
-    public var hasPendingOutput: Bool {
+    var hasPendingOutput: Bool {
         guard let connection else { return false }
         return dbus.connection_has_messages_to_send(connection) != 0
     }

@@ -1,0 +1,95 @@
+import BadgeCore
+import BadgeX11
+
+/// The JSON events of the control channel, one object per line (see the README's table).
+enum ControlEvents {
+    /// `ready`: the first frame is on the server.
+    static func ready(_ host: ToolbarHost) -> JSONValue {
+        .object([("event", .string("ready")), ("window", .int(Int(host.window))),
+                 ("width", .int(host.size.width)), ("height", .int(host.size.height)), ("scale", .double(host.scale))])
+    }
+
+    /// `change`: a badge's content changed, with its cause and the text shown.
+    static func change(_ button: ToolbarButton, cause: ChangeCause) -> JSONValue {
+        .object([("event", .string("change")), ("id", .string(button.id)), ("cause", .string(cause.rawValue)),
+                 ("content", content(button.badge.value, blinking: button.badge.isBlinking)),
+                 ("text", .string(shownText(button.badge.label)))])
+    }
+
+    /// `tooltip`: shown (with its text and frame) or hidden.
+    static func tooltip(_ info: TooltipInfo?) -> JSONValue {
+        guard let info else { return .object([("event", .string("tooltip")), ("visible", .bool(false))]) }
+        return .object([("event", .string("tooltip")), ("visible", .bool(true)), ("id", .string(info.buttonID)),
+                        ("text", .string(info.text)), ("tooltip", tooltipFrame(info))])
+    }
+
+    /// `urgent`: urgency set or cleared.
+    static func urgent(_ on: Bool) -> JSONValue {
+        .object([("event", .string("urgent")), ("urgent", .bool(on))])
+    }
+
+    /// `motion`: reduced motion switched.
+    static func motion(reduced: Bool) -> JSONValue {
+        .object([("event", .string("motion")), ("reduced", .bool(reduced))])
+    }
+
+    /// `sync`: every earlier command and input is drawn and flushed.
+    static func sync(_ token: String) -> JSONValue {
+        .object([("event", .string("sync")), ("token", .string(token))])
+    }
+
+    /// `error`: a bad line.
+    static func error(line: Int, reason: String) -> JSONValue {
+        .object([("event", .string("error")), ("line", .int(line)), ("reason", .string(reason))])
+    }
+
+    /// `state`: every button (content, shown text, description, button and badge rectangles in
+    /// window pixels), focus, title, animation, urgency, tooltip, reduced motion and size.
+    static func state(_ host: ToolbarHost, now: Double) -> JSONValue {
+        let toolbar = host.toolbar
+        let scale = host.scale
+        let buttons: [JSONValue] = toolbar.buttons.map { button in
+            let rest = button.badge.presentation(at: now + 3600)
+            let badgeFrame: JSONValue = button.badge.label == .hidden
+                ? .null : rest.frame.map { rect($0.pixels(scale: scale, rounding: .nearest)) } ?? .null
+            return .object([
+                ("id", .string(button.id)),
+                ("content", content(button.badge.value, blinking: button.badge.isBlinking)),
+                ("text", .string(shownText(button.badge.label))),
+                ("description", .string(button.badge.accessibilityDescription)),
+                ("button", rect(button.frame.pixels(scale: scale, rounding: .nearest))),
+                ("badge", badgeFrame),
+            ])
+        }
+        let animating = toolbar.animationEndTime.map { $0 > now } ?? false
+        return .object([("event", .string("state")), ("buttons", .array(buttons)),
+                        ("title", .string(host.wantedWindowState?.title ?? "")), ("animating", .bool(animating)),
+                        ("focused", toolbar.focusedButton.map { .string($0.id) } ?? .null),
+                        ("tooltip", host.tooltip.map(tooltipFrame) ?? .null), ("urgent", .bool(host.isUrgent)),
+                        ("windowFocused", .bool(host.windowHasFocus)), ("reducedMotion", .bool(host.reducesMotion)),
+                        ("size", .object([("width", .int(host.size.width)), ("height", .int(host.size.height))]))])
+    }
+
+    private static func tooltipFrame(_ info: TooltipInfo) -> JSONValue {
+        .object([("window", .int(Int(info.window))), ("text", .string(info.text)), ("x", .int(info.frame.x)),
+                 ("y", .int(info.frame.y)), ("width", .int(info.frame.width)), ("height", .int(info.frame.height))])
+    }
+
+    private static func rect(_ rect: PixelRect) -> JSONValue {
+        .object([("x", .int(rect.x)), ("y", .int(rect.y)), ("width", .int(rect.width)), ("height", .int(rect.height))])
+    }
+
+    private static func content(_ content: BadgeContent, blinking: Bool) -> JSONValue {
+        switch content {
+        case .none: return .object([("kind", .string("none"))])
+        case .count(let count): return .object([("kind", .string("count")), ("count", .int(count))])
+        case .text(let text): return .object([("kind", .string("text")), ("text", .string(text))])
+        case .dot: return .object([("kind", .string("dot")), ("blink", .bool(blinking))])
+        }
+    }
+
+    private static func shownText(_ label: BadgeLabel) -> String {
+        if case .text(let text) = label { return text }
+        return ""
+    }
+}

@@ -1,0 +1,207 @@
+import BadgeCore
+import BadgeDrawing
+import BadgeX11
+import Glibc
+
+/// The badge demo: a ``ToolbarHost`` in a top-level window, on an ``EventLoop`` with the control
+/// channel (`--control`) and the dock badge beside it. Everything else is the shell's.
+final class DemoApplication {
+    /// Who the demo is to the desktop.
+    static let identity = ApplicationIdentity(instanceName: "badge-demo", className: "BadgeDemo", title: "Badges",
+                                              desktopFileID: "badge-demo", iconName: "bell")
+
+    private let options: DemoOptions
+    private let clock = SystemClock()
+    private let toolbar: Toolbar
+    private let renderer: ToolbarRenderer
+    private let loop = EventLoop()
+    private var host: ToolbarHost?
+    private var control: ControlChannel?
+    private var dock: LauncherEntry?
+    private var exitStatus: ExitStatus?
+    private var updatesBlinkRequested = false
+
+    /// Prepares the toolbar, text and icons; throws ``DemoSetupError`` for an unusable config or
+    /// icon file (naming it), or a drawing error when text or icons cannot be set up.
+    init(options: DemoOptions) throws {
+        let text = try TextLayouts()
+        let icons = try IconLibrary()
+        let config = try options.configPath.map { path throws(ToolbarConfig.Error) in try ToolbarConfig.load(path: path) }
+            ?? DemoToolbar.defaultConfig
+        var options = options
+        if options.scale == nil { options.scale = config.scale }
+        if !options.themeFromFlag, let theme = config.theme { options.theme = theme }
+        self.options = options
+        renderer = ToolbarRenderer(theme: options.theme, text: text, icons: icons)
+        toolbar = try DemoToolbar.make(config: config, configFile: options.configPath, options: options, clock: clock,
+                                       text: text, icons: icons, scale: options.scale ?? 1)
+    }
+
+    /// Renders the window offscreen, as it first appears, to a PNG file.
+    func renderScreenshot(to path: String) throws {
+        try renderer.renderImage(toolbar, at: clock.now).writePNG(to: path)
+    }
+
+    /// Runs until the window is closed or the connection is lost; returns the exit status.
+    func run() -> ExitStatus {
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            let host = try ToolbarHost(toolbar: toolbar, renderer: renderer, connection: try XConnection(),
+                                       placement: .topLevel(Self.identity), scale: options.scale, clock: clock)
+            self.host = host
+            if options.control { control = ControlChannel(acceptsDebugCommands: options.debugCommands) }
+            dock = LauncherEntry(environment: getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) },
+                                 desktopFileID: Self.identity.desktopFileID)
+            wire(host)
+            try loop.run()
+        } catch let error as X11Error {
+            if exitStatus == nil {
+                printError(error)
+                exitStatus = ExitStatus(error)
+            }
+        } catch {
+            printError(error)
+            exitStatus = .setupFailed
+        }
+        if exitStatus == .closed, let host {
+            // `sync` then `quit` in one write: draw what the commands before them changed and answer.
+            try? host.refresh()
+        }
+        // Give a reader half a second to take the last events (a script waiting for them after quit).
+        control?.finish(timeout: exitStatus == .connectionLost ? 0.2 : 0.5)
+        host = nil
+        return exitStatus ?? .closed
+    }
+
+    private func wire(_ host: ToolbarHost) {
+        host.onEvent = { [weak self] event in self?.hostEvent(event) }
+        host.keyHandler = { [weak self] press in
+            guard let self, let command = KeyCommand.command(for: press) else { return false }
+            self.perform(command)
+            return true
+        }
+        host.attach(to: loop)
+        if let control {
+            control.execute = { [weak self] request in self?.execute(request) ?? false }
+            for source in control.sources { loop.add(source) }
+        }
+        if let dock {
+            loop.add(EventLoop.Source(name: "dock", descriptor: { dock.fileDescriptor },
+                                      interest: { dock.hasPendingOutput ? [.readable, .writable] : .readable },
+                                      handle: { _ in dock.service() }))
+            loop.addPreparation(named: "dock") { [weak host] in
+                if let host { dock.publish(count: host.toolbar.totalCount, urgent: host.isUrgent) }
+                return false
+            }
+        }
+    }
+
+    private func quit(_ status: ExitStatus) {
+        if exitStatus == nil { exitStatus = status }
+        loop.stop()
+    }
+
+    private func hostEvent(_ event: ToolbarHost.Event) {
+        switch event {
+        case .ready:
+            if let host { control?.emit(ControlEvents.ready(host)) }
+        case .badgeChanged(let button, let cause):
+            control?.emit(ControlEvents.change(button, cause: cause))
+        case .tooltipChanged(let info):
+            control?.emit(ControlEvents.tooltip(info))
+        case .urgencyChanged(let on):
+            control?.emit(ControlEvents.urgent(on))
+        case .closeRequested:
+            quit(.closed)
+        case .detached:
+            guard exitStatus == nil, let host else { return }
+            StandardError.write("badge-demo: another X client destroyed the window 0x\(String(host.window, radix: 16)); exiting")
+            quit(.windowDestroyed)
+        case .warning(let message):
+            StandardError.write("badge-demo: \(message)")
+        }
+    }
+
+    // MARK: Keys
+
+    private func perform(_ command: KeyCommand) {
+        guard let host else { return }
+        switch command {
+        case .quit:
+            quit(.closed)
+        case .cycleChatText:
+            guard let chat = toolbar.button(id: "chat") else { return }
+            var current: String?
+            if case .text(let text) = chat.badge.value { current = text }
+            host.change(chat, cause: .key) { $0.setText(KeyCommand.nextChatText(after: current)) }
+        case .toggleBlink:
+            guard let updates = toolbar.button(id: "updates") else { return }
+            // Remembered here: under reduced motion the badge shows a steady dot even when asked to blink.
+            updatesBlinkRequested = !(updates.badge.value == .dot && updatesBlinkRequested)
+            let blink = updatesBlinkRequested
+            host.change(updates, cause: .key) { $0.showDot(blink: blink) }
+        case .toggleOverflow:
+            guard let mail = toolbar.button(id: "mail") else { return }
+            host.change(mail, cause: .key) { $0.value = .count($0.count == 120 ? 12 : 120) }
+        case .toggleReducedMotion:
+            host.reducesMotion.toggle()
+            control?.emit(ControlEvents.motion(reduced: host.reducesMotion))
+        }
+    }
+
+    // MARK: Control commands
+
+    /// Runs one control request; false once the app is quitting (the rest of the batch is left).
+    private func execute(_ request: ControlChannel.Request) -> Bool {
+        guard let host, let control else { return false }
+        switch request {
+        case .debug(.badRequest):
+            host.connection.sendRefusedRequest()
+        case .command(let command):
+            execute(command, host: host, control: control)
+        }
+        return exitStatus == nil
+    }
+
+    private func execute(_ command: ControlCommand, host: ToolbarHost, control: ControlChannel) {
+        func target(_ id: String) -> ToolbarButton? {
+            guard let button = toolbar.button(id: id) else {
+                control.emitError("unknown button \"\(id.prefix(40))\"; buttons are \(toolbar.buttons.map(\.id).joined(separator: ", "))")
+                return nil
+            }
+            return button
+        }
+        switch command {
+        case .set(let id, let count):
+            guard let button = target(id) else { return }
+            host.change(button, cause: .control) { $0.value = .count(max(0, count)) }
+        case .increment(let id, let step):
+            guard let button = target(id) else { return }
+            host.change(button, cause: .control) { $0.increment(by: step) }
+        case .decrement(let id, let step):
+            guard let button = target(id) else { return }
+            host.change(button, cause: .control) { $0.decrement(by: step) }
+        case .text(let id, let text):
+            guard let button = target(id) else { return }
+            host.change(button, cause: .control) { $0.setText(text) }
+        case .dot(let id, let blink):
+            guard let button = target(id) else { return }
+            host.change(button, cause: .control) { $0.showDot(blink: blink) }
+        case .clear(let id):
+            let buttons = id.map { target($0).map { [$0] } ?? [] } ?? toolbar.buttons
+            for button in buttons {
+                host.change(button, cause: .control) { $0.clear() }
+            }
+        case .state:
+            control.emit(ControlEvents.state(host, now: clock.now))
+        case .sync(let token):
+            host.synchronize { [weak control] in control?.emit(ControlEvents.sync(token)) }
+        case .quit:
+            quit(.closed)
+        }
+    }
+
+    private func printError(_ error: any Error) {
+        StandardError.write("badge-demo: \(error)")
+    }
+}

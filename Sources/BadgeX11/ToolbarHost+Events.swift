@@ -1,0 +1,210 @@
+import BadgeCore
+import CXCB
+import Glibc
+
+/// Input routing: X events become toolbar input (pointer, keys, focus, hover), window changes
+/// (expose, resize, map, destroy) and window-manager requests (close, ping).
+extension ToolbarHost {
+    /// Handles `event` if it is the host's (its window's or tooltip's, its keyboard's, or an error
+    /// about them); returns false for anything else, which is yours.
+    @discardableResult
+    public func handle(_ event: XEvent) -> Bool {
+        let code = event.code
+        if let keyboard, code == keyboard.firstEvent {
+            return keyboard.handleXKBEvent(UnsafeMutableRawPointer(event.raw))
+        }
+        if event.isError { return handleError(event) }
+        guard let target = event.window else { return false }
+        if let tooltips, target == tooltips.windowID {
+            if Int32(code) == XCB_EXPOSE, event.withEvent(as: xcb_expose_event_t.self, { $0.count }) == 0 { tooltips.expose() }
+            return true
+        }
+        guard target == surface.window, isAttached else { return false }
+        switch Int32(code) {
+        case XCB_DESTROY_NOTIFY:
+            detach()
+        case XCB_EXPOSE:
+            let rect = event.withEvent(as: xcb_expose_event_t.self) {
+                PixelRect(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height))
+            }
+            exposed = exposed.map { $0.union(rect) } ?? rect
+        case XCB_CONFIGURE_NOTIFY:
+            let (width, height) = event.withEvent(as: xcb_configure_notify_event_t.self) { (Int($0.width), Int($0.height)) }
+            resized(width: width, height: height)
+        case XCB_MAP_NOTIFY:
+            mapped = true
+        case XCB_UNMAP_NOTIFY:
+            mapped = false
+            tooltips?.hide(suppress: false)
+        case XCB_FOCUS_IN:
+            let detail = event.withEvent(as: xcb_focus_in_event_t.self) { $0.detail }
+            // NotifyPointer: the focus is on the root and follows the pointer; not ours.
+            if detail != UInt8(XCB_NOTIFY_DETAIL_POINTER.rawValue) {
+                windowHasFocus = true
+                setUrgent(false)
+            }
+        case XCB_FOCUS_OUT:
+            let (mode, detail) = event.withEvent(as: xcb_focus_out_event_t.self) { ($0.mode, $0.detail) }
+            // A grab keeps the focus logically here; NotifyInferior moves it into a child of ours.
+            if mode != UInt8(XCB_NOTIFY_MODE_GRAB.rawValue), detail != UInt8(XCB_NOTIFY_DETAIL_INFERIOR.rawValue),
+               detail != UInt8(XCB_NOTIFY_DETAIL_POINTER.rawValue) {
+                windowHasFocus = false
+            }
+        case XCB_KEY_PRESS:
+            let keycode = event.withEvent(as: xcb_key_press_event_t.self) { $0.detail }
+            tooltips?.hide(suppress: true)
+            if let keyboard { handleKey(keyboard.press(keycode: keycode)) }
+        case XCB_MOTION_NOTIFY:
+            let point = event.withEvent(as: xcb_motion_notify_event_t.self) { logicalPoint($0.event_x, $0.event_y) }
+            toolbar.pointerMoved(to: point)
+        case XCB_ENTER_NOTIFY:
+            let point = event.withEvent(as: xcb_enter_notify_event_t.self) { logicalPoint($0.event_x, $0.event_y) }
+            toolbar.pointerMoved(to: point)
+        case XCB_LEAVE_NOTIFY:
+            toolbar.pointerMoved(to: nil)
+        case XCB_BUTTON_PRESS:
+            let (detail, point) = event.withEvent(as: xcb_button_press_event_t.self) { ($0.detail, logicalPoint($0.event_x, $0.event_y)) }
+            tooltips?.hide(suppress: true)
+            if let pointer = Self.pointerButton(detail), let (button, action, cause) = toolbar.pointerPressed(pointer, at: point) {
+                change(button, cause: cause) { action.apply(to: $0) }
+            }
+        case XCB_BUTTON_RELEASE:
+            let (detail, point) = event.withEvent(as: xcb_button_release_event_t.self) { ($0.detail, logicalPoint($0.event_x, $0.event_y)) }
+            if let pointer = Self.pointerButton(detail), let (button, action, cause) = toolbar.pointerReleased(pointer, at: point) {
+                change(button, cause: cause) { action.apply(to: $0) }
+            }
+        case XCB_CLIENT_MESSAGE:
+            event.withEvent(as: xcb_client_message_event_t.self) { handleClientMessage($0) }
+        default:
+            break
+        }
+        return true
+    }
+
+    /// The key handler first, then the standard toolbar keys.
+    func handleKey(_ press: KeyPress) {
+        if keyHandler?(press) == true { return }
+        switch ToolbarKeyAction.action(for: press) {
+        case .focusNext: toolbar.moveFocus()
+        case .focusPrevious: toolbar.moveFocus(backward: true)
+        case .badge(let action):
+            guard let button = toolbar.focusedButton else { return }
+            change(button, cause: .key) { action.apply(to: $0) }
+        case nil: break
+        }
+    }
+
+    private func handleError(_ event: XEvent) -> Bool {
+        let error = event.withEvent(as: xcb_generic_error_t.self) { $0 }
+        // BadWindow/BadDrawable naming our window: it is gone (normally DestroyNotify says so first).
+        if error.resource_id == surface.window,
+           error.error_code == XErrorDescription.badWindow || error.error_code == XErrorDescription.badDrawable {
+            detach()
+            return true
+        }
+        // Each kind of refusal (error code and request) is reported once; the host carries on.
+        let key = Int(error.error_code) << 8 | Int(error.major_code)
+        if reportedErrors.insert(key).inserted {
+            let what = XErrorDescription.describe(code: error.error_code, major: error.major_code,
+                                                  minor: error.minor_code, resource: error.resource_id)
+            warn("the X server refused a request (\(what)); carrying on, further errors of this kind are not reported")
+        }
+        return true
+    }
+
+    private func handleClientMessage(_ message: xcb_client_message_event_t) {
+        guard message.type == atoms.wmProtocols, message.format == 32 else { return }
+        let protocolAtom = message.data.data32.0
+        if protocolAtom == atoms.wmDeleteWindow {
+            onEvent?(.closeRequested)
+        } else if protocolAtom == atoms.netWMPing {
+            // Answer the window manager's ping by sending the message back to the root window.
+            var reply = message
+            reply.window = connection.root
+            connection.sendToRoot(reply)
+        }
+    }
+
+    private func resized(width: Int, height: Int) {
+        do {
+            if try surface.resize(width: width, height: height) {
+                let scale = toolbar.scale
+                toolbar.layout(size: Size(width: Double(surface.width) / scale, height: Double(surface.height) / scale),
+                               scale: scale, direction: toolbar.direction)
+                bufferPainted = false
+            }
+        } catch {
+            warn("cannot resize the back buffer: \(error)")
+        }
+    }
+
+    /// The window is gone: stop drawing, keep the toolbar.
+    func detach() {
+        guard isAttached else { return }
+        isAttached = false
+        surface.exists = false
+        mapped = false
+        tooltips?.hide(suppress: false)
+        onEvent?(.detached)
+    }
+
+    func logicalPoint(_ px: Int16, _ py: Int16) -> Point {
+        Point(x: (Double(px) + 0.5) / toolbar.scale, y: (Double(py) + 0.5) / toolbar.scale)
+    }
+
+    static func pointerButton(_ detail: UInt8) -> PointerButton? {
+        switch UInt32(detail) {
+        case XCB_BUTTON_INDEX_1.rawValue: return .primary
+        case XCB_BUTTON_INDEX_2.rawValue: return .middle
+        case XCB_BUTTON_INDEX_3.rawValue: return .secondary
+        case XCB_BUTTON_INDEX_4.rawValue: return .wheelUp
+        case XCB_BUTTON_INDEX_5.rawValue: return .wheelDown
+        default: return nil
+        }
+    }
+
+    // MARK: Urgency
+
+    /// Sets or clears urgency now (reported at once; written to the window at the next refresh).
+    func setUrgent(_ on: Bool) {
+        guard on != isUrgent, properties != nil else { return }
+        isUrgent = on
+        onEvent?(.urgencyChanged(on))
+    }
+
+    /// Writes urgency to the window: the ICCCM UrgencyHint and _NET_WM_STATE_DEMANDS_ATTENTION
+    /// (asked of the window manager when one runs, written as the property otherwise).
+    func pushUrgency(_ on: Bool) {
+        guard let properties else { return }
+        properties.setUrgent(on)
+        if windowManagerIsRunning() {
+            var message = xcb_client_message_event_t()
+            message.response_type = UInt8(XCB_CLIENT_MESSAGE)
+            message.format = 32
+            message.window = surface.window
+            message.type = atoms.netWMState
+            // _NET_WM_STATE_ADD (1) or _REMOVE (0), the property, no second one, source: an application (1).
+            message.data.data32 = (on ? 1 : 0, atoms.netWMStateDemandsAttention, 0, 1, 0)
+            connection.sendToRoot(message)
+        } else {
+            connection.setProperty32(atoms.netWMState, of: surface.window, type: XCB_ATOM_ATOM.rawValue,
+                                     values: on ? [atoms.netWMStateDemandsAttention] : [])
+        }
+    }
+
+    /// True when an EWMH window manager runs now (the root's _NET_SUPPORTING_WM_CHECK names a live window).
+    private func windowManagerIsRunning() -> Bool {
+        let x = connection.handle
+        let cookie = xcb_get_property(x, 0, connection.root, atoms.netSupportingWMCheck, XCB_ATOM_WINDOW.rawValue, 0, 1)
+        guard let reply = xcb_get_property_reply(x, cookie, nil) else { return false }
+        defer { free(reply) }
+        guard xcb_get_property_value_length(reply) == 4, let value = xcb_get_property_value(reply) else { return false }
+        let check = value.load(as: UInt32.self)
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        let attributes = xcb_get_window_attributes_reply(x, xcb_get_window_attributes(x, check), &error)
+        free(error)
+        guard let attributes else { return false }
+        free(attributes)
+        return true
+    }
+}

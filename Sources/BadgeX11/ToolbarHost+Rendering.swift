@@ -1,0 +1,92 @@
+import BadgeCore
+import BadgeDrawing
+
+/// Drawing: damaged rectangles into the back buffer, copied to the window; then the window state
+/// as a diff, the tooltip, the flush, and only then the answers to ``ToolbarHost/synchronize(_:)``.
+extension ToolbarHost {
+    /// Draws what changed since the last refresh (nothing when nothing did), copies it and any
+    /// exposed area to the window, pushes the window state that changed, shows a due tooltip,
+    /// flushes, and then runs the completions of ``synchronize(_:)``.
+    ///
+    /// Does nothing once detached. Throws ``X11Error/connectionLost(display:reason:)`` when the
+    /// connection is broken; frames that cannot be drawn are reported once as a warning.
+    public func refresh() throws(X11Error) {
+        if !pendingWarnings.isEmpty {
+            let warnings = pendingWarnings
+            pendingWarnings.removeAll()
+            for warning in warnings { warn(warning) }
+        }
+        if connection.failure != nil { throw lost(nil) }
+        guard isAttached else {
+            runSyncs()
+            return
+        }
+        let now = clock.now
+        let presented = drawDamage(at: now)
+        if let exposed, mapped, bufferPainted {
+            surface.present(exposed)
+            self.exposed = nil
+        }
+        if let identity {
+            publisher?.push(WindowState(toolbar: toolbar, identity: identity, urgent: isUrgent))
+        }
+        tooltips?.follow(toolbar, host: surface.window)
+        tooltips?.fireIfDue(toolbar, host: surface.window, mapped: mapped)
+        do {
+            try connection.flush()
+        } catch {
+            throw lost(error)
+        }
+        if mapped && bufferPainted && !announcedReady {
+            announcedReady = true
+            if !presented {
+                surface.present(surface.bounds)
+                try? connection.flush()
+            }
+            // "ready" promises the first frame is on the server: wait until it has processed the copy.
+            connection.roundTrip()
+            onEvent?(.ready)
+        }
+        if !pendingSyncs.isEmpty {
+            // A sync promises that the server has processed every copy before it: wait for it to.
+            connection.roundTrip()
+            runSyncs()
+        }
+    }
+
+    private func runSyncs() {
+        let syncs = pendingSyncs
+        pendingSyncs.removeAll()
+        for sync in syncs { sync() }
+    }
+
+    /// Renders the damaged part of the toolbar into the back buffer and copies it; true when copied.
+    private func drawDamage(at now: Double) -> Bool {
+        let scale = toolbar.scale
+        var damage = toolbar.takeDamage()
+        if !bufferPainted { damage = toolbar.bounds }
+        if let end = toolbar.animationEndTime, end > now {
+            lastFrameTime = now
+        } else {
+            lastFrameTime = nil
+        }
+        guard let damage, !damage.isEmpty else { return false }
+        // Round the damage out to whole device pixels once, and clip the drawing to exactly that.
+        let pixels = damage.pixels(scale: scale, rounding: .outward).intersection(surface.bounds)
+        guard !pixels.isEmpty else { return false }
+        let clip = Rect(x: Double(pixels.x) / scale, y: Double(pixels.y) / scale,
+                        width: Double(pixels.width) / scale, height: Double(pixels.height) / scale)
+        let wholeBuffer = !bufferPainted
+        do {
+            try surface.backBuffer.draw { context in
+                renderer.draw(toolbar, at: now, in: context, clip: wholeBuffer ? nil : clip)
+            }
+            bufferPainted = true
+        } catch {
+            warn("\(error)", once: true)
+        }
+        guard mapped else { return false }
+        surface.present(pixels)
+        return true
+    }
+}

@@ -1,0 +1,308 @@
+import BadgeCore
+import BadgeDrawing
+import CXCB
+import Glibc
+
+/// Puts a badge ``Toolbar`` on screen and keeps it live: it routes X input to the toolbar
+/// (pointer, keys, focus, hover), draws only what changed, shows tooltips, and, in a window of its
+/// own, keeps the title, icon and urgency the window manager sees up to date.
+///
+/// Two placements:
+/// - ``Placement/topLevel(_:)``: a top-level window of its own, with the application's identity.
+/// - ``Placement/child(of:x:y:)``: a child window inside a window the caller already has, for a
+///   toolbar that is part of a larger window.
+///
+/// Two ways to run it:
+/// - in BadgeKit's loop: ``run()``, or ``attach(to:)`` on an ``EventLoop`` beside the
+///   application's own sources;
+/// - in the caller's loop: wait on ``XConnection/fileDescriptor`` for at most ``pollTimeout``,
+///   hand each event to ``handle(_:)`` (or call ``dispatchEvents()``), then call ``refresh()``.
+///
+/// Not Sendable: the host, its connection and its toolbar belong to the thread that runs the loop.
+public final class ToolbarHost {
+    /// Where the toolbar's window goes.
+    public enum Placement: Hashable, Sendable {
+        /// A top-level window of its own, with this identity (WM_CLASS, title, icon).
+        case topLevel(ApplicationIdentity)
+        /// A child window at (`x`, `y`) device pixels inside the window `parent`, which another
+        /// part of the program owns (on this connection or any other).
+        case child(of: UInt32, x: Int, y: Int)
+    }
+
+    /// What the host tells its owner.
+    public enum Event {
+        /// The first frame is on the server (it has processed the copy).
+        case ready
+        /// A badge's content changed, by input or through ``change(_:cause:_:)``.
+        case badgeChanged(ToolbarButton, cause: ChangeCause)
+        /// The tooltip was shown (with where) or hidden (nil); the server has processed it.
+        case tooltipChanged(TooltipInfo?)
+        /// The window started or stopped asking for attention.
+        case urgencyChanged(Bool)
+        /// The window manager's close button (WM_DELETE_WINDOW) was pressed.
+        case closeRequested
+        /// The window is gone: another client destroyed it, or the window it was embedded in.
+        /// The host draws nothing more; the toolbar and its counts are unchanged.
+        case detached
+        /// Something failed that the host carries on without (a refused request, a frame or the
+        /// window icon that could not be drawn, no keyboard); one line for a log.
+        case warning(String)
+    }
+
+    /// The toolbar shown.
+    public let toolbar: Toolbar
+    /// The renderer that paints it (its theme can be changed; call ``invalidate()`` afterwards).
+    public let renderer: ToolbarRenderer
+    /// The connection the window lives on.
+    public let connection: XConnection
+    /// Where the window is.
+    public let placement: Placement
+    /// Called with everything the host reports.
+    public var onEvent: ((Event) -> Void)?
+    /// Called first with every key press; return true when the key was yours. Keys you leave go
+    /// to the standard bindings (``ToolbarKeyAction``).
+    public var keyHandler: ((KeyPress) -> Bool)?
+    /// Called by ``dispatchEvents()`` with events that are not the host's (your own windows' events).
+    public var unhandledEvent: ((XEvent) -> Void)?
+
+    let clock: any BadgeClock
+    let atoms: Atoms
+    let surface: WindowSurface
+    let properties: TopLevelProperties?
+    var publisher: WindowStatePublisher?
+    var keyboard: Keyboard?
+    var tooltips: TooltipController?
+    let identity: ApplicationIdentity?
+    var mapped = false
+    var bufferPainted = false
+    var announcedReady = false
+    var exposed: PixelRect?
+    var pendingSyncs: [() -> Void] = []
+    var reportedFailures: Set<String> = []
+    var reportedErrors: Set<Int> = []
+    var lastFrameTime: Double?
+    /// True while the window exists.
+    public internal(set) var isAttached = true
+    /// True while the top-level window has the keyboard focus.
+    public internal(set) var windowHasFocus = false
+    /// True while the window asks for attention.
+    public internal(set) var isUrgent = false
+
+    /// How often a frame is drawn while something animates, per second.
+    public static let frameRate = 60.0
+
+    /// Opens the toolbar's window on `connection` and lays `toolbar` out at `scale` (nil: the
+    /// desktop's, from `Xft.dpi`, else 1), in the direction it was last laid out in. The window is
+    /// mapped; nothing is drawn until the first ``refresh()``.
+    ///
+    /// Throws ``X11Error/noSuchWindow(_:)`` when the parent of a child placement does not exist,
+    /// ``X11Error/connectionLost(display:reason:)`` for a broken connection, and
+    /// ``X11Error/requestRefused(request:error:)`` when the server refuses the window.
+    public init(toolbar: Toolbar, renderer: ToolbarRenderer, connection: XConnection, placement: Placement,
+                scale: Double? = nil, clock: any BadgeClock = SystemClock()) throws(X11Error) {
+        if let failure = connection.failure { throw failure }
+        self.toolbar = toolbar
+        self.renderer = renderer
+        self.connection = connection
+        self.placement = placement
+        self.clock = clock
+        let atoms = try Atoms(connection: connection)
+        self.atoms = atoms
+        let scale = scale.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+            ?? XResources.deviceScale(connection: connection, atoms: atoms) ?? 1
+        toolbar.layout(size: toolbar.preferredSize, scale: scale, direction: toolbar.direction)
+        let size = toolbar.preferredSize.pixels(scale: scale)
+        switch placement {
+        case .topLevel(let identity):
+            self.identity = identity
+            surface = try WindowSurface(connection: connection, width: size.width, height: size.height, what: "the window")
+            let minimum = toolbar.metrics.preferredSize(buttonCount: 1).pixels(scale: scale)
+            let properties = TopLevelProperties(connection: connection, atoms: atoms, window: surface.window,
+                                                identity: identity, size: size, minimum: minimum)
+            self.properties = properties
+        case .child(let parent, let x, let y):
+            identity = nil
+            surface = try WindowSurface(connection: connection, parent: parent, x: x, y: y,
+                                        width: size.width, height: size.height, what: "the toolbar window")
+            properties = nil
+        }
+        do {
+            keyboard = try Keyboard(connection: connection)
+        } catch {
+            keyboard = nil
+            pendingWarnings.append("\(error); carrying on without keyboard input")
+        }
+        tooltips = try TooltipController(connection: connection, atoms: atoms,
+                                         identity: identity ?? ApplicationIdentity(instanceName: "badgekit", title: ""),
+                                         text: renderer.text, clock: clock)
+        if let properties, let identity {
+            publisher = makePublisher(properties: properties, identity: identity)
+            publisher?.push(WindowState(toolbar: toolbar, identity: identity, urgent: false))
+        }
+        surface.map()
+        tooltips?.onChange = { [weak self] info in self?.onEvent?(.tooltipChanged(info)) }
+        tooltips?.onWarning = { [weak self] message in self?.warn(message) }
+        try connection.flush()
+    }
+
+    /// Warnings from start-up, reported with the first refresh (nobody listens during `init`).
+    var pendingWarnings: [String] = []
+
+    /// The window's id.
+    public var window: UInt32 { surface.window }
+    /// The window's size in device pixels.
+    public var size: PixelRect { surface.bounds }
+    /// The device scale the toolbar is laid out at.
+    public var scale: Double { toolbar.scale }
+    /// The tooltip shown now, or nil.
+    public var tooltip: TooltipInfo? { tooltips?.shown }
+    /// What the window manager was last told (top-level windows; nil for a child window).
+    public var windowState: WindowState? { publisher?.pushed }
+    /// What the window manager will be told at the next refresh (nil for a child window).
+    public var wantedWindowState: WindowState? {
+        identity.map { WindowState(toolbar: toolbar, identity: $0, urgent: isUrgent) }
+    }
+
+    /// True while badge changes apply at once, without animation (for every badge).
+    public var reducesMotion: Bool {
+        get { toolbar.buttons.first?.badge.reducesMotion ?? false }
+        set { for button in toolbar.buttons { button.badge.reducesMotion = newValue } }
+    }
+
+    /// Changes a badge the way input does: `body` edits it, then the change is reported
+    /// (``Event/badgeChanged(_:cause:)``), and a count that rises while the top-level window is
+    /// unfocused makes it ask for attention.
+    public func change(_ button: ToolbarButton, cause: ChangeCause, _ body: (BadgeController) -> Void) {
+        let before = button.badge.count
+        body(button.badge)
+        if button.badge.count > before, !windowHasFocus, properties != nil { setUrgent(true) }
+        onEvent?(.badgeChanged(button, cause: cause))
+    }
+
+    /// Repaints everything at the next refresh (after a theme or style change).
+    public func invalidate() {
+        bufferPainted = false
+    }
+
+    /// Asks for a new size of the toolbar's window in device pixels (a child window is resized at
+    /// once; a top-level one as its window manager allows). The toolbar is laid out again when the
+    /// server confirms the size.
+    public func requestSize(width: Int, height: Int) {
+        guard isAttached else { return }
+        surface.requestSize(width: width, height: height)
+    }
+
+    /// Calls `completion` once every change and input so far is drawn and the server has processed
+    /// it (as i3 answers I3_SYNC): events the server generated before now are handled first.
+    public func synchronize(_ completion: @escaping () -> Void) {
+        connection.roundTrip()
+        dispatchEvents()
+        pendingSyncs.append(completion)
+    }
+
+    // MARK: Running
+
+    /// Seconds until the host next needs ``refresh()`` (an animation frame or a due tooltip), or
+    /// nil when it needs nothing until an event arrives: idle means no wakeups.
+    public var timeUntilNextDeadline: Double? {
+        let now = clock.now
+        var wake: Double?
+        if let end = toolbar.animationEndTime, end > now {
+            wake = (lastFrameTime.map { $0 + 1 / Self.frameRate } ?? now) - now
+        }
+        if let due = tooltips?.dueTime { wake = min(wake ?? (due - now), due - now) }
+        return wake
+    }
+
+    /// The poll() timeout in milliseconds for the caller's loop: -1 to sleep until an event, 0 when
+    /// work is due now.
+    public var pollTimeout: Int32 { EventLoop.timeoutMilliseconds(after: timeUntilNextDeadline) }
+
+    /// Reads every event that has arrived on the connection, including those already queued inside
+    /// XCB, and handles each; events that are not the host's go to ``unhandledEvent``.
+    public func dispatchEvents() {
+        while let event = connection.nextEvent() {
+            if !handle(event) { unhandledEvent?(event) }
+        }
+    }
+
+    /// Adds the host to `loop`: its connection as the source "x11", a preparation "toolbar" that
+    /// handles queued events and refreshes before the loop sleeps, and its deadline. A lost
+    /// connection ends the loop with ``X11Error/connectionLost(display:reason:)``.
+    public func attach(to loop: EventLoop) {
+        loop.add(EventLoop.Source(
+            name: "x11", descriptor: { [connection] in connection.fileDescriptor }, interest: { .readable },
+            handle: { [weak self] readiness in
+                guard let self else { return }
+                self.dispatchEvents()
+                if let failure = self.connection.failure { throw self.lost(failure) }
+                if readiness.failed, !readiness.readable { throw self.lost(nil) }
+            }))
+        loop.addPreparation(named: "toolbar") { [weak self] () throws -> Bool in
+            guard let self else { return false }
+            self.dispatchEvents()
+            try self.refresh()
+            // Events pulled into XCB's queue by a reply or a flush do not make the socket readable.
+            if let queued = self.connection.nextQueuedEvent() {
+                if !self.handle(queued) { self.unhandledEvent?(queued) }
+                return true
+            }
+            return false
+        }
+        loop.addDeadline(named: "toolbar") { [weak self] in self?.timeUntilNextDeadline }
+    }
+
+    /// Runs the host in a loop of its own until the window is closed (``Event/closeRequested``, or
+    /// ``EventLoop/stop()`` on the loop passed to `onStart`) or detached. Throws when the
+    /// connection is lost.
+    public func run() throws(X11Error) {
+        let loop = EventLoop()
+        attach(to: loop)
+        let previous = onEvent
+        onEvent = { event in
+            previous?(event)
+            switch event {
+            case .closeRequested, .detached: loop.stop()
+            default: break
+            }
+        }
+        defer { onEvent = previous }
+        do {
+            try loop.run()
+        } catch let error as X11Error {
+            throw error
+        } catch {
+            throw .unavailable("the event loop", reason: "\(error)")
+        }
+    }
+
+    /// The error for a lost connection, with the reason users see for a server that went away.
+    func lost(_ failure: X11Error?) -> X11Error {
+        let status = connection.errorStatus
+        let reason = status == 0 || status == XCB_CONN_ERROR
+            ? "the server closed the connection: it exited, or a client such as xkill closed ours"
+            : XConnection.describe(connectionError: status)
+        return .connectionLost(display: connection.displayName, reason: reason)
+    }
+
+    /// Reports `message` once per distinct text (a failing frame repeats at the frame rate).
+    func warn(_ message: String, once: Bool = false) {
+        if once, !reportedFailures.insert(message).inserted { return }
+        onEvent?(.warning(message))
+    }
+
+    private func makePublisher(properties: TopLevelProperties, identity: ApplicationIdentity) -> WindowStatePublisher {
+        WindowStatePublisher(
+            title: { properties.setTitle($0) },
+            iconBadge: { [weak self] badge in
+                guard let self else { return }
+                do {
+                    properties.setIcon(try WindowIcon.cardinals(badge: badge, icons: self.renderer.icons, text: self.renderer.text,
+                                                                iconName: identity.iconName))
+                } catch {
+                    self.warn("cannot draw the window icon (\(error)); taskbars keep the previous one")
+                }
+            },
+            urgent: { [weak self] in self?.pushUrgency($0) })
+    }
+}

@@ -1,0 +1,152 @@
+import BadgeCore
+import Glibc
+import Testing
+@testable import BadgeX11
+
+@Suite struct XErrorDescriptionTests {
+    @Test func refusedRequestsAreNamed() {
+        #expect(XErrorDescription.describe(code: 4, major: 54, minor: 0, resource: 0) == "BadPixmap (4) in FreePixmap (54), resource 0x0")
+        #expect(XErrorDescription.describe(code: 3, major: 72, minor: 0, resource: 0x200001)
+            == "BadWindow (3) in PutImage (72), resource 0x200001")
+        #expect(XErrorDescription.describe(code: 200, major: 140, minor: 3, resource: 7) == "error 200 in extension request 140.3, resource 0x7")
+        #expect(XErrorDescription.errorName(0) == "error 0" && XErrorDescription.errorName(17) == "BadImplementation (17)")
+        #expect(XErrorDescription.requestName(99) == "request 99")
+    }
+
+    @Test func errorsNameNoProgram() {
+        let errors: [X11Error] = [.noDisplay, .cannotOpenDisplay(":9", reason: "refused"), .connectionLost(display: ":9", reason: "gone"),
+                                  .requestRefused(request: "create the window", error: "BadAlloc (11)"), .noSuchWindow(0x1234),
+                                  .unavailable("keyboard input", reason: "no XKB")]
+        for error in errors {
+            #expect(!error.description.contains("badge-demo") && !error.description.contains("\n") && !error.description.isEmpty)
+        }
+        #expect(X11Error.noSuchWindow(0x1234).description.contains("0x1234"))
+        #expect(X11Error.cannotOpenDisplay(":9", reason: "").description == "cannot open display \":9\"")
+    }
+}
+
+@Suite struct ToolbarKeyActionTests {
+    func press(_ symbol: UInt32, control: Bool = false, shift: Bool = false) -> KeyPress {
+        KeyPress(symbol: symbol, text: "", control: control, shift: shift)
+    }
+
+    @Test func standardKeys() {
+        #expect(ToolbarKeyAction.action(for: press(KeySymbol.tab)) == .focusNext)
+        #expect(ToolbarKeyAction.action(for: press(KeySymbol.tab, shift: true)) == .focusPrevious)
+        #expect(ToolbarKeyAction.action(for: press(KeySymbol.leftTab, shift: true)) == .focusPrevious)
+        for symbol in [KeySymbol.space, KeySymbol.returnKey, KeySymbol.plus, KeySymbol.keypadAdd, KeySymbol.keypadEnter] {
+            #expect(ToolbarKeyAction.action(for: press(symbol)) == .badge(.increment))
+        }
+        for symbol in [KeySymbol.minus, KeySymbol.backSpace, KeySymbol.keypadSubtract] {
+            #expect(ToolbarKeyAction.action(for: press(symbol)) == .badge(.decrement))
+        }
+        for symbol in [KeySymbol.delete, KeySymbol.zero, KeySymbol.keypadZero, KeySymbol.keypadDelete] {
+            #expect(ToolbarKeyAction.action(for: press(symbol)) == .badge(.clear))
+        }
+        #expect(ToolbarKeyAction.action(for: press(KeySymbol.space, control: true)) == nil)
+        #expect(ToolbarKeyAction.action(for: press(KeySymbol.escape)) == nil, "quitting is the application's choice")
+        // The names are xkbcommon's keysyms.
+        #expect(KeySymbol.tab == 0xff09 && KeySymbol.escape == 0xff1b && KeySymbol.space == 0x20)
+    }
+}
+
+@Suite struct WindowStateTests {
+    final class Counter: TextMeasuring {
+        func size(of text: String, font: BadgeFont) -> Size { Size(width: Double(text.count) * 7, height: 14) }
+    }
+
+    func toolbar(_ counts: [Int]) -> Toolbar {
+        let clock = ManualClock()
+        return Toolbar(buttons: counts.enumerated().map { index, count in
+            ToolbarButton(id: "b\(index)", iconName: "bell",
+                          badge: BadgeController(accessibilityLabel: "B", content: .count(count), clock: clock, measurer: Counter()))
+        })
+    }
+
+    @Test func titleAndIconFollowTheIdentity() {
+        let identity = ApplicationIdentity(instanceName: "mail-client", title: "Inbox")
+        #expect(identity.className == "Mail-client" && identity.desktopFileID == "mail-client")
+        #expect(identity.wmClassBytes == Array("mail-client\0Mail-client\0".utf8))
+        #expect(WindowState(toolbar: toolbar([3, 12]), identity: identity, urgent: false).title == "(15) Inbox")
+        #expect(WindowState(toolbar: toolbar([0]), identity: identity, urgent: false).title == "Inbox")
+        var plain = identity
+        plain.titleShowsTotal = false
+        #expect(WindowState(toolbar: toolbar([3]), identity: plain, urgent: false).title == "Inbox")
+        #expect(WindowState.iconBadge(total: 0) == "" && WindowState.iconBadge(total: 7) == "7" && WindowState.iconBadge(total: 100) == "99+")
+    }
+
+    @Test func pushesOnlyWhatChanged() {
+        var titles: [String] = [], icons: [String] = [], urgency: [Bool] = []
+        let publisher = WindowStatePublisher(title: { titles.append($0) }, iconBadge: { icons.append($0) }, urgent: { urgency.append($0) })
+        publisher.push(WindowState(title: "(1) A", iconBadge: "1", urgent: false))
+        #expect(titles == ["(1) A"] && icons == ["1"] && urgency == [false])
+        let none = publisher.push(WindowState(title: "(1) A", iconBadge: "1", urgent: false))
+        #expect(none.isEmpty && titles.count == 1 && icons.count == 1 && urgency.count == 1)
+        publisher.push(WindowState(title: "(2) A", iconBadge: "2", urgent: true))
+        publisher.push(WindowState(title: "(100) A", iconBadge: "99+", urgent: true))
+        publisher.push(WindowState(title: "(101) A", iconBadge: "99+", urgent: true))
+        #expect(titles == ["(1) A", "(2) A", "(100) A", "(101) A"])
+        #expect(icons == ["1", "2", "99+"], "the icon is redrawn only when its text changes")
+        #expect(urgency == [false, true])
+        #expect(publisher.pushed == WindowState(title: "(101) A", iconBadge: "99+", urgent: true))
+    }
+}
+
+@Suite struct EventLoopTests {
+    @Test func timeoutsRoundUpAndNeverGoNegative() {
+        #expect(EventLoop.timeoutMilliseconds(after: nil) == -1)
+        #expect(EventLoop.timeoutMilliseconds(after: .infinity) == -1)
+        #expect(EventLoop.timeoutMilliseconds(after: .nan) == -1)
+        #expect(EventLoop.timeoutMilliseconds(after: -5) == 0, "a deadline in the past is due now")
+        #expect(EventLoop.timeoutMilliseconds(after: 0) == 0)
+        #expect(EventLoop.timeoutMilliseconds(after: 1.0 / 60) == 17)
+        #expect(EventLoop.timeoutMilliseconds(after: 0.0001) == 1)
+        #expect(EventLoop.timeoutMilliseconds(after: 1e12) == 3_600_000)
+    }
+
+    @Test func namedSourcesRunInOrderAndStop() throws {
+        let loop = EventLoop()
+        var order: [String] = []
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        loop.add(EventLoop.Source(name: "pipe", descriptor: { fds[0] }, interest: { .readable }, handle: { readiness in
+            var byte: UInt8 = 0
+            _ = read(fds[0], &byte, 1)
+            order.append("pipe:\(byte)")
+            if byte == 2 { loop.stop() }
+        }))
+        var preparations = 0
+        loop.addPreparation(named: "prepare") {
+            preparations += 1
+            order.append("prepare")
+            return false
+        }
+        loop.addDeadline(named: "never") { nil }
+        #expect(loop.names.sources == ["pipe"] && loop.names.preparations == ["prepare"] && loop.names.deadlines == ["never"])
+        // A limit in the past: one turn that does not sleep.
+        try loop.runOnce(until: -1)
+        #expect(order == ["prepare"])
+        var one: UInt8 = 1, two: UInt8 = 2
+        _ = write(fds[1], &one, 1)
+        try loop.runOnce(until: 5)
+        #expect(order == ["prepare", "prepare", "pipe:1"])
+        _ = write(fds[1], &two, 1)
+        try loop.run()
+        #expect(order.last == "pipe:2" && loop.isStopped)
+    }
+
+    @Test func aPreparationWithMoreWorkRunsAgainBeforeSleeping() throws {
+        let loop = EventLoop()
+        var left = 3
+        loop.addPreparation(named: "queued") {
+            left -= 1
+            return left > 0
+        }
+        // Nothing to wait for and an hour's limit: returns only because no work is left and the
+        // deadline below is due.
+        loop.addDeadline(named: "due") { 0 }
+        try loop.runOnce(until: 3600)
+        #expect(left == 0)
+    }
+}
