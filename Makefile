@@ -2,14 +2,14 @@
 # Both install the Debian packages they need first (apt-get; sudo when not root; skipped when present).
 
 SWIFT      ?= swift
-BUILD_PKGS := pkg-config libxcb1-dev libxcb-xtest0-dev libxcb-xkb-dev libcairo2-dev libpango1.0-dev \
-              librsvg2-2 libxkbcommon-x11-dev libdbus-1-dev
+BUILD_PKGS := pkg-config libxcb1-dev libxcb-xtest0-dev libxcb-xkb-dev libxcb-icccm4-dev libcairo2-dev \
+              libpango1.0-dev librsvg2-2 libxkbcommon-x11-dev libdbus-1-dev
 FONT_PKGS  := fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji fontconfig
 TEST_PKGS  := xvfb xauth x11-xkb-utils xkb-data imagemagick openbox i3-wm xdotool wmctrl dbus-daemon
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO       := .build/release/badge-demo
 
-.PHONY: deps test-deps build release release-link run test test-release bench peers screenshot gallery icon-masks clean
+.PHONY: deps test-deps build release release-link run test test-release examples bench peers screenshot gallery icon-masks clean
 
 # Installs whichever of the named packages are missing, then refreshes the font cache once.
 define install_missing
@@ -64,13 +64,21 @@ run: release
 	  echo "To run it interactively, start an X session (or: Xvfb :5 & DISPLAY=:5 $(DEMO)) and run 'make run' there."; fi
 
 # Unit, golden-image and end-to-end tests; the end-to-end tests start their own Xvfb servers.
-test: test-deps
+# The Examples package is built first (debug and release): its programs are tested as an outside
+# user's would be.
+test: test-deps examples
 	$(SWIFT) build
 	$(SWIFT) test --disable-xctest
 
+# Examples/: a separate package that depends on BadgeKit by path and uses only its library
+# products, built in both configurations the way an outside user builds it.
+examples: deps
+	$(SWIFT) build --package-path Examples
+	$(SWIFT) build --package-path Examples -c release
+
 # The end-to-end tests once more, driving the release binary exactly as `make release` links it
 # (static runtime, lld, order file) instead of the debug build.
-test-release: test-deps release
+test-release: test-deps release examples
 	$(SWIFT) build --build-tests
 	BADGE_DEMO_PATH=$(CURDIR)/$(DEMO) $(SWIFT) test --skip-build --disable-xctest --filter EndToEndTests
 
@@ -101,7 +109,7 @@ bench: test-deps release-link
 	.build/release/badge-bench Resources/scaling.png
 
 clean:
-	rm -rf .build
+	rm -rf .build Examples/.build
 
 # Reliability: `make soak` runs the soak test at full length (100,000 animated changes) against the
 # release binary as `make release` links it; `make sanitize` the whole suite under AddressSanitizer
@@ -117,7 +125,7 @@ soak: test-deps release
 
 # Every sanitized process (the test runner and each badge-demo it starts) writes any ASan report to
 # $(ASAN_LOGS)/asan.PID; the target fails when one exists, even if the tests passed.
-sanitize: test-deps
+sanitize: test-deps examples
 	$(SWIFT) build --sanitize=address --scratch-path $(ASAN_BUILD)
 	rm -rf $(ASAN_LOGS) && mkdir -p $(ASAN_LOGS)
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:log_path=$(abspath $(ASAN_LOGS))/asan \

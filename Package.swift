@@ -81,6 +81,6 @@ let package = Package(
         ),
         .testTarget(name: "BadgeX11Tests", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "XvfbHarness"]),
         .testTarget(name: "BadgeDemoTests", dependencies: ["BadgeCore", "BadgeX11", "BadgeDemo"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "XvfbHarness"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeDrawing", "XvfbHarness"]),
     ]
 )

@@ -202,6 +202,10 @@ final class DemoApplication {
     }
 
     private func printError(_ error: any Error) {
-        StandardError.write("badge-demo: \(error)")
+        if case X11Error.noDisplay = error {
+            StandardError.write("badge-demo: \(error); or render offscreen with --screenshot FILE.png")
+        } else {
+            StandardError.write("badge-demo: \(error)")
+        }
     }
 }

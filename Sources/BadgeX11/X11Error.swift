@@ -21,7 +21,7 @@ public enum X11Error: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noDisplay:
-            return "no display: DISPLAY is not set (run inside an X session, or use --screenshot FILE.png)"
+            return "no display: DISPLAY is not set (run inside an X session)"
         case .cannotOpenDisplay(let name, let reason):
             return reason.isEmpty ? "cannot open display \"\(name)\"" : "cannot open display \"\(name)\" (\(reason))"
         case .connectionLost(let display, let reason):

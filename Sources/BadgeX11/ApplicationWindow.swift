@@ -1,0 +1,121 @@
+import BadgeCore
+import BadgeDrawing
+import CXCB
+
+/// A top-level window of your own that you draw into: the window of an application that embeds a
+/// badge toolbar (``ToolbarHost/Placement/child(of:x:y:)``) beside content of its own.
+///
+/// It carries the application's identity (WM_CLASS, WM_PROTOCOLS, hints, size hints, process and
+/// machine, window type) like the toolbar's own windows do, answers the window manager's ping, and
+/// keeps a client-side back buffer: draw into it with ``draw(_:)``, copy it to the screen with
+/// ``present(_:)``; Expose is answered from the buffer. Not Sendable: event-loop thread only.
+public final class ApplicationWindow {
+    /// What happened to the window, from ``handle(_:)``.
+    public enum Event: Hashable, Sendable {
+        /// Part of the window was exposed (already copied again from the back buffer).
+        case exposed(PixelRect)
+        /// The window has a new size in device pixels; the back buffer is new and blank: draw it all.
+        case resized(width: Int, height: Int)
+        /// A pointer button went down at window coordinates (device pixels).
+        case pointerPressed(PointerButton, x: Int, y: Int)
+        /// A pointer button went up at window coordinates (device pixels).
+        case pointerReleased(PointerButton, x: Int, y: Int)
+        /// The window manager's close button (WM_DELETE_WINDOW).
+        case closeRequested
+        /// Another client destroyed the window.
+        case destroyed
+        /// Any other event about this window (mapping, focus, crossing, motion, keys).
+        case other
+    }
+
+    private let x: XConnection
+    private let atoms: Atoms
+    private let surface: WindowSurface
+    private let properties: TopLevelProperties
+
+    /// Creates (but does not map) a window of `width` × `height` device pixels for `identity`,
+    /// never smaller than `minimumWidth` × `minimumHeight`; its title is the identity's.
+    public init(connection: XConnection, identity: ApplicationIdentity, width: Int, height: Int,
+                minimumWidth: Int = 1, minimumHeight: Int = 1) throws(X11Error) {
+        if let failure = connection.failure { throw failure }
+        x = connection
+        atoms = try Atoms(connection: connection)
+        surface = try WindowSurface(connection: connection, width: width, height: height, what: "the application window")
+        properties = TopLevelProperties(connection: connection, atoms: atoms, window: surface.window, identity: identity,
+                                        size: (surface.width, surface.height), minimum: (minimumWidth, minimumHeight))
+        properties.setTitle(identity.title)
+    }
+
+    /// The window id (to embed a ``ToolbarHost`` into, or for requests of your own).
+    public var id: UInt32 { surface.window }
+    /// The window's width in device pixels.
+    public var width: Int { surface.width }
+    /// The window's height in device pixels.
+    public var height: Int { surface.height }
+    /// False once the window was destroyed.
+    public var exists: Bool { surface.exists }
+
+    /// Maps (shows) the window.
+    public func map() {
+        surface.map()
+    }
+
+    /// Sets the title (WM_NAME and _NET_WM_NAME), written only when it changed.
+    public func setTitle(_ title: String) {
+        properties.setTitle(title)
+    }
+
+    /// Sets or clears the ICCCM urgency hint.
+    public func setUrgent(_ urgent: Bool) {
+        properties.setUrgent(urgent)
+    }
+
+    /// Draws into the back buffer: `body` gets a context in device pixels. Call ``present(_:)``
+    /// for the part you changed. Throws when cairo fails.
+    public func draw(_ body: (CairoContext) throws -> Void) throws {
+        try surface.backBuffer.draw(body)
+    }
+
+    /// Copies `rect` of the back buffer (the whole window when nil) to the screen. Flush the
+    /// connection (``XConnection/flush()``) or refresh a host on it to send it.
+    public func present(_ rect: PixelRect? = nil) {
+        surface.present(rect ?? surface.bounds)
+    }
+
+    /// Takes `event` if it is about this window and says what it means; nil for other windows'
+    /// events. Expose is answered here (from the back buffer); a ping is answered here.
+    public func handle(_ event: XEvent) -> Event? {
+        guard !event.isError, event.window == surface.window, surface.exists else { return nil }
+        switch Int32(event.code) {
+        case XCB_EXPOSE:
+            let rect = event.withEvent(as: xcb_expose_event_t.self) {
+                PixelRect(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height))
+            }
+            surface.present(rect)
+            return .exposed(rect)
+        case XCB_CONFIGURE_NOTIFY:
+            let (width, height) = event.withEvent(as: xcb_configure_notify_event_t.self) { (Int($0.width), Int($0.height)) }
+            guard (try? surface.resize(width: width, height: height)) == true else { return .other }
+            return .resized(width: surface.width, height: surface.height)
+        case XCB_BUTTON_PRESS, XCB_BUTTON_RELEASE:
+            let (detail, px, py) = event.withEvent(as: xcb_button_press_event_t.self) { ($0.detail, Int($0.event_x), Int($0.event_y)) }
+            guard let button = ToolbarHost.pointerButton(detail) else { return .other }
+            return Int32(event.code) == XCB_BUTTON_PRESS ? .pointerPressed(button, x: px, y: py) : .pointerReleased(button, x: px, y: py)
+        case XCB_DESTROY_NOTIFY:
+            surface.exists = false
+            return .destroyed
+        case XCB_CLIENT_MESSAGE:
+            let message = event.withEvent(as: xcb_client_message_event_t.self) { $0 }
+            guard message.type == atoms.wmProtocols, message.format == 32 else { return .other }
+            if message.data.data32.0 == atoms.wmDeleteWindow { return .closeRequested }
+            if message.data.data32.0 == atoms.netWMPing {
+                var reply = message
+                reply.window = x.root
+                x.sendToRoot(reply)
+            }
+            return .other
+        default:
+            return .other
+        }
+    }
+}
