@@ -9,7 +9,7 @@ TEST_PKGS  := xvfb xauth x11-xkb-utils xkb-data imagemagick openbox i3-wm xdotoo
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO       := .build/release/badge-demo
 
-.PHONY: deps test-deps build release release-link run test test-release examples bench peers screenshot gallery icon-masks clean
+.PHONY: deps test-deps build release release-link run test test-release examples docs bench peers screenshot gallery icon-masks clean
 
 # Installs whichever of the named packages are missing, then refreshes the font cache once.
 define install_missing
@@ -101,6 +101,12 @@ peers:
 	@mkdir -p .build/peers
 	cc -O2 -Wall -o .build/peers/gtk3-badge-toolbar Benchmarks/peers/gtk3-badge-toolbar.c \
 	  $$(pkg-config --cflags --libs gtk+-3.0)
+
+# The DocC documentation of BadgeCore, BadgeDrawing and BadgeX11, built offline with the toolchain's
+# own docc (warnings are errors; every public symbol must have a doc comment), merged into one
+# archive: .build/docs/BadgeKit.doccarchive (open with `docc preview`, or serve it statically).
+docs: deps
+	PATH="$(dir $(realpath $(shell command -v $(SWIFT)))):$$PATH" Scripts/build-docs.sh .build/docs
 
 bench: test-deps release-link
 	$(SWIFT) build $(RELEASE_FLAGS) --product badge-demo

@@ -6,7 +6,7 @@ import CCairo
 ///
 /// Every cell is a one-button toolbar drawn by `ToolbarRenderer`, with a manual clock, so the
 /// sheet is deterministic and shows exactly what the live window shows.
-public enum BadgeGallery {
+package enum BadgeGallery {
     /// One cell: a caption and a toolbar button whose badge is set up by `prepare` at time 1.
     struct Cell {
         var caption: String
@@ -65,12 +65,12 @@ public enum BadgeGallery {
     }
 
     /// Renders the sheet and writes it as a PNG file.
-    public static func render(to path: String) throws {
+    package static func render(to path: String) throws {
         try renderImage().writePNG(to: path)
     }
 
     /// Renders the sheet: light and dark at 1× on top, light and dark at 2× below.
-    public static func renderImage() throws -> ImageSurface {
+    package static func renderImage() throws -> ImageSurface {
         let text = try TextLayouts()
         let icons = try IconLibrary()
         let panels = try [(Theme.light, 1.0), (Theme.dark, 1.0), (Theme.light, 2.0), (Theme.dark, 2.0)].map { theme, scale in

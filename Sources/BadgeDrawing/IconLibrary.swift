@@ -89,7 +89,7 @@ public final class IconLibrary {
 
     /// Renders icon `name` with librsvg into a `pixels`-square alpha mask (row-major, one byte a
     /// pixel), bypassing the prerendered masks. Used to make and to check those masks.
-    public func renderMaskWithLibrsvg(_ name: String, pixels: Int) throws -> [UInt8] {
+    package func renderMaskWithLibrsvg(_ name: String, pixels: Int) throws -> [UInt8] {
         guard pixels > 0, pixels <= 4096 else { throw DrawingError("icon size \(pixels) is out of range 1…4096") }
         let icon = try handle(for: name)
         let surface = try renderARGB(icon, pixels: pixels)

@@ -92,7 +92,7 @@ public final class TextLayouts: TextMeasuring {
     }
 
     /// How many shaped strings are cached (for tests and benchmarks).
-    public var cachedCount: Int { entries.count }
+    package var cachedCount: Int { entries.count }
 
     private func entry(for text: String, font: BadgeFont) -> Entry {
         let key = Key(text: text, font: font)

@@ -3,7 +3,7 @@ import BadgeDrawing
 import CXCB
 import Glibc
 
-/// Puts a badge ``Toolbar`` on screen and keeps it live: it routes X input to the toolbar
+/// Puts a badge `Toolbar` on screen and keeps it live: it routes X input to the toolbar
 /// (pointer, keys, focus, hover), draws only what changed, shows tooltips, and, in a window of its
 /// own, keeps the title, icon and urgency the window manager sees up to date.
 ///

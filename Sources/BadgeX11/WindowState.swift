@@ -4,7 +4,7 @@ import BadgeCore
 /// title, the text of the badge on its icon, and whether it asks for attention.
 ///
 /// The shell keeps the state it last pushed and, like i3's `x.c`, sends only what differs from the
-/// wanted state (see ``WindowStatePublisher``).
+/// wanted state.
 public struct WindowState: Hashable, Sendable {
     /// The window title ("(15) Badges").
     public var title: String
