@@ -45,7 +45,7 @@ struct DemoOptions: Equatable, Sendable {
     }
 
     /// The version string printed by `--version`.
-    static let version = "badge-demo 0.1.0 (BadgeKit)"
+    static let version = "badge-demo 0.2.0 (BadgeKit)"
 
     /// The usage text printed by `--help` and after a bad argument.
     static let usage = """
