@@ -89,10 +89,6 @@ final class DemoApplication {
             loop.add(EventLoop.Source(name: "dock", descriptor: { dock.fileDescriptor },
                                       interest: { dock.hasPendingOutput ? [.readable, .writable] : .readable },
                                       handle: { _ in dock.service() }))
-            loop.addPreparation(named: "dock") { [weak host] in
-                if let host { dock.publish(count: host.toolbar.totalCount, urgent: host.isUrgent) }
-                return false
-            }
         }
     }
 
@@ -117,6 +113,9 @@ final class DemoApplication {
             guard exitStatus == nil, let host else { return }
             StandardError.write("badge-demo: another X client destroyed the window 0x\(String(host.window, radix: 16)); exiting")
             quit(.windowDestroyed)
+        case .windowStateChanged(let state):
+            // The dock shows what the taskbar shows, coalesced the same way.
+            if let host { dock?.publish(count: host.toolbar.totalCount, urgent: state.urgent) }
         case .warning(let message):
             StandardError.write("badge-demo: \(message)")
         }

@@ -11,32 +11,30 @@ extension ToolbarHost {
     /// Does nothing once detached. Throws ``X11Error/connectionLost(display:reason:)`` when the
     /// connection is broken; frames that cannot be drawn are reported once as a warning.
     public func refresh() throws(X11Error) {
-        if !pendingWarnings.isEmpty {
-            let warnings = pendingWarnings
-            pendingWarnings.removeAll()
-            for warning in warnings { warn(warning) }
-        }
         if connection.failure != nil { throw lost(nil) }
         guard isAttached else {
             runSyncs()
             return
         }
         let now = clock.now
-        let presented = drawDamage(at: now)
+        var presented = drawDamage(at: now)
         if let exposed, mapped, bufferPainted {
             surface.present(exposed)
             self.exposed = nil
+            presented = true
         }
-        if let identity {
-            publisher?.push(WindowState(toolbar: toolbar, identity: identity, urgent: isUrgent))
+        // What the user sees first: the badge is on its way to the server before anything else.
+        if presented { try flush() }
+        if mapped, bufferPainted, !startupCompleted { completeStartup() }
+        if startupCompleted, let identity, let publisher {
+            let changes = publisher.request(WindowState(toolbar: toolbar, identity: identity, urgent: isUrgent),
+                                            immediately: windowStateIsDueNow)
+            if !changes.isEmpty, let state = publisher.pushed { onEvent?(.windowStateChanged(state)) }
         }
+        windowStateIsDueNow = false
         tooltips?.follow(toolbar, host: surface.window)
         tooltips?.fireIfDue(toolbar, host: surface.window, mapped: mapped)
-        do {
-            try connection.flush()
-        } catch {
-            throw lost(error)
-        }
+        try flush()
         if mapped && bufferPainted && !announcedReady {
             announcedReady = true
             if !presented {
@@ -51,6 +49,14 @@ extension ToolbarHost {
             // A sync promises that the server has processed every copy before it: wait for it to.
             connection.roundTrip()
             runSyncs()
+        }
+    }
+
+    private func flush() throws(X11Error) {
+        do {
+            try connection.flush()
+        } catch {
+            throw lost(error)
         }
     }
 

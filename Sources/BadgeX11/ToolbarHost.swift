@@ -44,6 +44,10 @@ public final class ToolbarHost {
         /// The window is gone: another client destroyed it, or the window it was embedded in.
         /// The host draws nothing more; the toolbar and its counts are unchanged.
         case detached
+        /// The window manager was told a new ``WindowState`` (coalesced: a few times a second at
+        /// most during a burst of changes, and within 0.1 s of the last one). A dock badge of the
+        /// application's own follows this, not every change.
+        case windowStateChanged(WindowState)
         /// Something failed that the host carries on without (a refused request, a frame or the
         /// window icon that could not be drawn, no keyboard); one line for a log.
         case warning(String)
@@ -110,7 +114,7 @@ public final class ToolbarHost {
         self.atoms = atoms
         let scale = scale.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
             ?? XResources.deviceScale(connection: connection, atoms: atoms) ?? 1
-        toolbar.layout(size: toolbar.preferredSize, scale: scale, direction: toolbar.direction)
+        // The window's size needs no text: it is mapped before anything is measured or drawn.
         let size = toolbar.preferredSize.pixels(scale: scale)
         switch placement {
         case .topLevel(let identity):
@@ -120,33 +124,52 @@ public final class ToolbarHost {
             let properties = TopLevelProperties(connection: connection, atoms: atoms, window: surface.window,
                                                 identity: identity, size: size, minimum: minimum)
             self.properties = properties
+            properties.setTitle(identity.titleShowsTotal ? toolbar.title(base: identity.title) : identity.title)
         case .child(let parent, let x, let y):
             identity = nil
             surface = try WindowSurface(connection: connection, parent: parent, x: x, y: y,
                                         width: size.width, height: size.height, what: "the toolbar window")
             properties = nil
         }
+        keyboard = nil
+        tooltips = nil
+        if let properties, let identity {
+            publisher = makePublisher(properties: properties, identity: identity)
+        }
+        surface.map()
+        try connection.flush()
+        // Text is measured (fontconfig, Pango) while the server maps the window.
+        toolbar.layout(size: toolbar.preferredSize, scale: scale, direction: toolbar.direction)
+    }
+
+    /// What the first frame does not need: the keymap, the tooltip window (and, through the first
+    /// window-state push after the frame, the window icon). Set up once the first frame is on its
+    /// way, so the window shows its badges sooner.
+    func completeStartup() {
+        guard !startupCompleted else { return }
+        startupCompleted = true
         do {
             keyboard = try Keyboard(connection: connection)
         } catch {
-            keyboard = nil
-            pendingWarnings.append("\(error); carrying on without keyboard input")
+            warn("\(error); carrying on without keyboard input")
         }
-        tooltips = try TooltipController(connection: connection, atoms: atoms,
-                                         identity: identity ?? ApplicationIdentity(instanceName: "badgekit", title: ""),
-                                         text: renderer.text, clock: clock)
-        if let properties, let identity {
-            publisher = makePublisher(properties: properties, identity: identity)
-            publisher?.push(WindowState(toolbar: toolbar, identity: identity, urgent: false))
+        do {
+            let tooltips = try TooltipController(connection: connection, atoms: atoms,
+                                                 identity: identity ?? ApplicationIdentity(instanceName: "badgekit", title: ""),
+                                                 text: renderer.text, clock: clock)
+            tooltips.onChange = { [weak self] info in self?.onEvent?(.tooltipChanged(info)) }
+            tooltips.onWarning = { [weak self] message in self?.warn(message) }
+            self.tooltips = tooltips
+        } catch {
+            warn("\(error); carrying on without tooltips")
         }
-        surface.map()
-        tooltips?.onChange = { [weak self] info in self?.onEvent?(.tooltipChanged(info)) }
-        tooltips?.onWarning = { [weak self] message in self?.warn(message) }
-        try connection.flush()
     }
 
-    /// Warnings from start-up, reported with the first refresh (nobody listens during `init`).
-    var pendingWarnings: [String] = []
+    /// True once ``completeStartup()`` ran.
+    var startupCompleted = false
+
+    /// A sync waits: push the window state at the next refresh instead of coalescing it.
+    var windowStateIsDueNow = false
 
     /// The window's id.
     public var window: UInt32 { surface.window }
@@ -195,6 +218,7 @@ public final class ToolbarHost {
     /// Calls `completion` once every change and input so far is drawn and the server has processed
     /// it (as i3 answers I3_SYNC): events the server generated before now are handled first.
     public func synchronize(_ completion: @escaping () -> Void) {
+        windowStateIsDueNow = true
         connection.roundTrip()
         dispatchEvents()
         pendingSyncs.append(completion)
@@ -211,6 +235,7 @@ public final class ToolbarHost {
             wake = (lastFrameTime.map { $0 + 1 / Self.frameRate } ?? now) - now
         }
         if let due = tooltips?.dueTime { wake = min(wake ?? (due - now), due - now) }
+        if let due = publisher?.dueTime { wake = min(wake ?? (due - now), due - now) }
         return wake
     }
 
@@ -293,6 +318,7 @@ public final class ToolbarHost {
 
     private func makePublisher(properties: TopLevelProperties, identity: ApplicationIdentity) -> WindowStatePublisher {
         WindowStatePublisher(
+            clock: clock,
             title: { properties.setTitle($0) },
             iconBadge: { [weak self] badge in
                 guard let self else { return }

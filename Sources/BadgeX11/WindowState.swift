@@ -50,29 +50,76 @@ public struct WindowState: Hashable, Sendable {
     }
 }
 
-/// Pushes a ``WindowState`` to the window as a diff against the last state pushed.
+/// Pushes a `WindowState` to the window as a diff against the last state pushed, coalesced: the
+/// window manager, taskbars and docks redraw on every title or icon change, so a burst of badge
+/// changes must not become a burst of property writes (each icon is three rendered sizes).
 ///
-/// `push` writes only the parts that changed; each part is written by a closure the owner provides
-/// (the shell: properties on the X window). Not Sendable: event-loop thread only.
+/// A change after a quiet spell is pushed at once. Changes that follow within ``interval`` wait:
+/// they are pushed ``settle`` seconds after the last of them, or ``interval`` after the previous
+/// push, whichever comes first. So there are at most 1 / ``interval`` pushes a second, and the final
+/// state is on the window at most ``settle`` seconds after the last change. `push` writes only the
+/// parts that changed, each through a closure the owner provides. Not Sendable.
 package final class WindowStatePublisher {
+    /// The shortest time between two pushes, in seconds.
+    package static let interval = 0.3
+    /// How long the last of a burst of changes waits, at most, in seconds.
+    package static let settle = 0.1
+
     /// The state last pushed (nil before the first push).
     package private(set) var pushed: WindowState?
     /// How many times each part was written, for tests of the diffing.
     package private(set) var writes = (title: 0, iconBadge: 0, urgent: 0)
+    /// The wanted state not pushed yet, and when it last changed.
+    private var pending: (state: WindowState, changed: Double)?
+    private var lastPush: Double?
+    private let clock: any BadgeClock
     private let writeTitle: (String) -> Void
     private let writeIconBadge: (String) -> Void
     private let writeUrgent: (Bool) -> Void
 
-    /// Creates a publisher that writes each part through its closure.
-    package init(title: @escaping (String) -> Void, iconBadge: @escaping (String) -> Void, urgent: @escaping (Bool) -> Void) {
+    /// Creates a publisher that reads time from `clock` and writes each part through its closure.
+    package init(clock: any BadgeClock, title: @escaping (String) -> Void, iconBadge: @escaping (String) -> Void,
+                 urgent: @escaping (Bool) -> Void) {
+        self.clock = clock
         writeTitle = title
         writeIconBadge = iconBadge
         writeUrgent = urgent
     }
 
-    /// Writes what differs between `wanted` and the state last pushed; returns what changed.
+    /// When the pending state is due (clock seconds), or nil when nothing waits.
+    package var dueTime: Double? {
+        guard let pending else { return nil }
+        let settled = pending.changed + Self.settle
+        guard let lastPush else { return settled }
+        return min(settled, lastPush + Self.interval)
+    }
+
+    /// Asks for `wanted` on the window: pushed now after a quiet spell, else when due (see
+    /// ``fireIfDue()``). With `immediately`, it is pushed at once (a sync promises it is on the server).
+    /// Returns what was written now.
     @discardableResult
-    package func push(_ wanted: WindowState) -> WindowState.Changes {
+    package func request(_ wanted: WindowState, immediately: Bool = false) -> WindowState.Changes {
+        let time = clock.now
+        if wanted == pushed {
+            pending = nil
+            return WindowState.Changes(title: false, iconBadge: false, urgent: false)
+        }
+        if immediately || (pending == nil && lastPush.map { time - $0 >= Self.interval } ?? true) {
+            return push(wanted, at: time)
+        }
+        if pending?.state != wanted { pending = (wanted, time) }
+        return fireIfDue()
+    }
+
+    /// Pushes the pending state when it is due; returns what was written.
+    @discardableResult
+    package func fireIfDue() -> WindowState.Changes {
+        let time = clock.now
+        guard let pending, let due = dueTime, time >= due else { return WindowState.Changes(title: false, iconBadge: false, urgent: false) }
+        return push(pending.state, at: time)
+    }
+
+    private func push(_ wanted: WindowState, at time: Double) -> WindowState.Changes {
         let changes = wanted.changes(since: pushed)
         if changes.title {
             writeTitle(wanted.title)
@@ -87,6 +134,8 @@ package final class WindowStatePublisher {
             writes.urgent += 1
         }
         pushed = wanted
+        pending = nil
+        lastPush = time
         return changes
     }
 }

@@ -77,18 +77,62 @@ import Testing
 
     @Test func pushesOnlyWhatChanged() {
         var titles: [String] = [], icons: [String] = [], urgency: [Bool] = []
-        let publisher = WindowStatePublisher(title: { titles.append($0) }, iconBadge: { icons.append($0) }, urgent: { urgency.append($0) })
-        publisher.push(WindowState(title: "(1) A", iconBadge: "1", urgent: false))
+        let clock = ManualClock(now: 10)
+        let publisher = WindowStatePublisher(clock: clock, title: { titles.append($0) }, iconBadge: { icons.append($0) },
+                                             urgent: { urgency.append($0) })
+        publisher.request(WindowState(title: "(1) A", iconBadge: "1", urgent: false))
         #expect(titles == ["(1) A"] && icons == ["1"] && urgency == [false])
-        let none = publisher.push(WindowState(title: "(1) A", iconBadge: "1", urgent: false))
+        clock.advance(by: 1)
+        let none = publisher.request(WindowState(title: "(1) A", iconBadge: "1", urgent: false))
         #expect(none.isEmpty && titles.count == 1 && icons.count == 1 && urgency.count == 1)
-        publisher.push(WindowState(title: "(2) A", iconBadge: "2", urgent: true))
-        publisher.push(WindowState(title: "(100) A", iconBadge: "99+", urgent: true))
-        publisher.push(WindowState(title: "(101) A", iconBadge: "99+", urgent: true))
+        for (state, wait) in [(WindowState(title: "(2) A", iconBadge: "2", urgent: true), 1.0),
+                              (WindowState(title: "(100) A", iconBadge: "99+", urgent: true), 1.0),
+                              (WindowState(title: "(101) A", iconBadge: "99+", urgent: true), 1.0)] {
+            publisher.request(state)
+            clock.advance(by: wait)
+        }
         #expect(titles == ["(1) A", "(2) A", "(100) A", "(101) A"])
         #expect(icons == ["1", "2", "99+"], "the icon is redrawn only when its text changes")
         #expect(urgency == [false, true])
         #expect(publisher.pushed == WindowState(title: "(101) A", iconBadge: "99+", urgent: true))
+    }
+
+    @Test func aBurstIsCoalescedAndEndsInTheFinalState() {
+        var titles: [String] = []
+        let clock = ManualClock(now: 100)
+        let publisher = WindowStatePublisher(clock: clock, title: { titles.append($0) }, iconBadge: { _ in }, urgent: { _ in })
+        // 200 changes 5 ms apart (a second), the loop refreshing after each one and at the deadline.
+        var pushTimes: [Double] = []
+        var count = 0
+        for _ in 0..<200 {
+            count += 1
+            if !publisher.request(WindowState(title: "(\(count)) A", iconBadge: "", urgent: false)).isEmpty { pushTimes.append(clock.now) }
+            let next = clock.now + 0.005
+            if let due = publisher.dueTime, due < next {
+                clock.now = due
+                if !publisher.fireIfDue().isEmpty { pushTimes.append(clock.now) }
+            }
+            clock.now = next
+        }
+        let lastChange = clock.now - 0.005
+        while let due = publisher.dueTime {
+            clock.now = due
+            if !publisher.fireIfDue().isEmpty { pushTimes.append(clock.now) }
+        }
+        #expect(titles.last == "(200) A", "the final state is pushed")
+        #expect(pushTimes.count <= 5, "at most a few pushes a second, not 200: \(pushTimes.count)")
+        #expect((pushTimes.last ?? .infinity) - lastChange <= WindowStatePublisher.settle + 1e-9)
+        // During the burst pushes are an interval apart; only the final one may come sooner (it
+        // waits at most `settle` after the last change).
+        let duringBurst = Array(pushTimes.dropLast())
+        for (a, b) in zip(duringBurst, duringBurst.dropFirst()) { #expect(b - a >= WindowStatePublisher.interval - 1e-9) }
+        // A change after a quiet spell is pushed at once.
+        clock.advance(by: 5)
+        #expect(publisher.request(WindowState(title: "(201) A", iconBadge: "", urgent: false)).title)
+        #expect(titles.last == "(201) A")
+        // A sync pushes at once too, even within the interval.
+        clock.advance(by: 0.01)
+        #expect(publisher.request(WindowState(title: "(202) A", iconBadge: "", urgent: false), immediately: true).title)
     }
 }
 
