@@ -18,10 +18,12 @@ public final class Toolbar {
     private var pointerLocation: Point?
     private var pendingDamage: Rect?
 
-    /// Creates a toolbar with these buttons; call `layout(size:scale:direction:)` before use.
-    public init(buttons: [ToolbarButton], metrics: ToolbarMetrics = ToolbarMetrics()) {
+    /// Creates a toolbar with these buttons, to be laid out in `direction`; call
+    /// `layout(size:scale:direction:)` before use (a host does).
+    public init(buttons: [ToolbarButton], metrics: ToolbarMetrics = ToolbarMetrics(), direction: LayoutDirection = .leftToRight) {
         self.buttons = buttons
         self.metrics = metrics
+        self.direction = direction
     }
 
     /// The logical window size that shows every button.

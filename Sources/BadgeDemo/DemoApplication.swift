@@ -34,11 +34,12 @@ final class DemoApplication {
         self.options = options
         renderer = ToolbarRenderer(theme: options.theme, text: text, icons: icons)
         toolbar = try DemoToolbar.make(config: config, configFile: options.configPath, options: options, clock: clock,
-                                       text: text, icons: icons, scale: options.scale ?? 1)
+                                       text: text, icons: icons)
     }
 
     /// Renders the window offscreen, as it first appears, to a PNG file.
     func renderScreenshot(to path: String) throws {
+        toolbar.layout(size: toolbar.preferredSize, scale: options.scale ?? 1, direction: toolbar.direction)
         try renderer.renderImage(toolbar, at: clock.now).writePNG(to: path)
     }
 

@@ -21,11 +21,11 @@ enum DemoToolbar {
         ], theme: nil, scale: nil)
     }
 
-    /// The toolbar for `config` with the options' counts and icon overrides, laid out for `scale`,
+    /// The toolbar for `config` with the options' counts and icon overrides, not yet laid out,
     /// its badges measuring text with `text`. Icons named by path are loaded into `icons` (under the
     /// button's id). Throws a one-line message naming the file and field for an unusable icon or id.
     static func make(config: ToolbarConfig, configFile: String?, options: DemoOptions, clock: any BadgeClock,
-                            text: TextLayouts, icons: IconLibrary, scale: Double) throws(DemoSetupError) -> Toolbar {
+                            text: TextLayouts, icons: IconLibrary) throws(DemoSetupError) -> Toolbar {
         let filePrefix = configFile.map { "\($0): " } ?? ""
         let bundled = Set(icons.names)
         for id in options.counts.keys.sorted() + options.icons.keys.sorted() where !config.buttons.contains(where: { $0.id == id }) {
@@ -53,10 +53,9 @@ enum DemoToolbar {
             if spec.blinks, options.counts[spec.id] == nil { badge.showDot(blink: true) }
             buttons.append(ToolbarButton(id: spec.id, iconName: iconName, badge: badge))
         }
-        let toolbar = Toolbar(buttons: buttons)
-        toolbar.layout(size: toolbar.preferredSize, scale: scale,
-                       direction: options.rightToLeft ? .rightToLeft : .leftToRight)
-        return toolbar
+        // Not laid out yet: that measures text, which the window does not wait for (the host lays
+        // it out once the window is mapped; a screenshot lays it out itself).
+        return Toolbar(buttons: buttons, direction: options.rightToLeft ? .rightToLeft : .leftToRight)
     }
 
     private static func loadIcon(_ path: String, as name: String, into icons: IconLibrary, context: String) throws(DemoSetupError) {
