@@ -2,14 +2,14 @@
 # Both install the Debian packages they need first (apt-get; sudo when not root; skipped when present).
 
 SWIFT      ?= swift
-BUILD_PKGS := pkg-config libxcb1-dev libxcb-xtest0-dev libxcb-xkb-dev libxcb-icccm4-dev libcairo2-dev \
-              libpango1.0-dev librsvg2-2 libxkbcommon-x11-dev libdbus-1-dev
+BUILD_PKGS := pkg-config libxcb1-dev libxcb-xtest0-dev libxcb-xkb-dev libxcb-icccm4-dev libxcb-damage0-dev \
+              libcairo2-dev libpango1.0-dev librsvg2-2 libxkbcommon-x11-dev libdbus-1-dev
 FONT_PKGS  := fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji fontconfig
 TEST_PKGS  := xvfb xauth x11-xkb-utils xkb-data imagemagick openbox i3-wm xdotool wmctrl dbus-daemon
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO       := .build/release/badge-demo
 
-.PHONY: deps test-deps build release release-link run test test-release examples docs bench peers screenshot gallery icon-masks clean
+.PHONY: deps test-deps build release release-link run test test-release examples docs bench peers c-baseline screenshot gallery icon-masks clean
 
 # Installs whichever of the named packages are missing, then refreshes the font cache once.
 define install_missing
@@ -94,13 +94,21 @@ icon-masks: deps
 	.build/debug/badge-icon-masks Resources/IconMasks
 
 # The same toolbar in Tk and GTK 3 (Benchmarks/peers), which `make bench` measures beside badge-demo
-# once they are here: installs Tk and GTK 3's development files (large), builds the GTK program.
+# and the bare C baseline once they are here: installs Tk and GTK 3's development files (large),
+# builds the GTK program.
 PEER_PKGS := tk libgtk-3-dev gcc
-peers:
+peers: c-baseline
 	$(call install_missing,$(PEER_PKGS))
 	@mkdir -p .build/peers
 	cc -O2 -Wall -o .build/peers/gtk3-badge-toolbar Benchmarks/peers/gtk3-badge-toolbar.c \
 	  $$(pkg-config --cflags --libs gtk+-3.0)
+
+# The benchmark's baseline: the same toolbar in C on XCB and cairo, no toolkit.
+c-baseline: deps
+	$(call install_missing,gcc)
+	@mkdir -p .build/peers
+	cc -O2 -Wall -Wextra -o .build/peers/c-badge-toolbar Benchmarks/peers/c-badge-toolbar.c \
+	  $$(pkg-config --cflags --libs xcb cairo) -lm
 
 # The DocC documentation of BadgeCore, BadgeDrawing and BadgeX11, built offline with the toolchain's
 # own docc (warnings are errors; every public symbol must have a doc comment), merged into one
@@ -108,9 +116,8 @@ peers:
 docs: deps
 	PATH="$(dir $(realpath $(shell command -v $(SWIFT)))):$$PATH" Scripts/build-docs.sh .build/docs
 
-bench: test-deps release-link
+bench: test-deps release-link c-baseline
 	$(SWIFT) build $(RELEASE_FLAGS) --product badge-demo
-	$(SWIFT) build $(RELEASE_FLAGS) --product bench-baseline-window
 	$(SWIFT) build $(RELEASE_FLAGS) --product badge-bench
 	.build/release/badge-bench Resources/scaling.png
 

@@ -20,6 +20,7 @@ let package = Package(
         systemLibrary("CXCB", pkgConfig: "xcb", apt: ["libxcb1-dev"]),
         systemLibrary("CXCBTest", pkgConfig: "xcb-xtest", apt: ["libxcb-xtest0-dev"]),
         systemLibrary("CXCBICCCM", pkgConfig: nil, apt: ["libxcb-icccm4-dev"]),  // header only: structs and flag names
+        systemLibrary("CXCBDamage", pkgConfig: "xcb-damage", apt: ["libxcb-damage0-dev"]),  // test harness only
         systemLibrary("CCairo", pkgConfig: "cairo", apt: ["libcairo2-dev"]),
         systemLibrary("CPangoCairo", pkgConfig: "pangocairo", apt: ["libpango1.0-dev"]),
         systemLibrary("CRsvg", pkgConfig: nil, apt: ["librsvg2-2"]),  // dlopen()ed on demand
@@ -64,14 +65,13 @@ let package = Package(
             dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "CDBusLoader"]
         ),
 
-        // `make bench`: the README's figures, and the bare-XCB baseline they are compared with.
+        // `make bench`: the README's figures (the bare C baseline is Benchmarks/peers/c-badge-toolbar.c).
         .executableTarget(name: "badge-bench", dependencies: ["BadgeCore", "BadgeDrawing", "CCairo", "XvfbHarness"]),
-        .executableTarget(name: "bench-baseline-window", dependencies: ["CXCB"]),
         // `make icon-masks`: renders the bundled SVGs with librsvg into Resources/IconMasks.
         .executableTarget(name: "badge-icon-masks", dependencies: ["BadgeDrawing", "BadgeResources"]),
 
         // Test support: private Xvfb servers, XTEST input, GetImage capture, child processes.
-        .target(name: "XvfbHarness", dependencies: ["BadgeCore", "BadgeX11", "CXCB", "CXCBTest", "CDBus"]),
+        .target(name: "XvfbHarness", dependencies: ["BadgeCore", "BadgeX11", "CXCB", "CXCBTest", "CXCBDamage", "CDBus"]),
 
         .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
         .testTarget(

@@ -469,6 +469,16 @@ public final class ChildProcess {
         return utime + stime
     }
 
+    /// Nanoseconds the child has spent on a CPU (the first field of /proc/PID/schedstat): finer
+    /// than clock ticks, for the CPU a burst of input costs.
+    public func cpuNanoseconds() throws -> UInt64 {
+        let text = String(decoding: try readSmallFile("/proc/\(pid)/schedstat"), as: UTF8.self)
+        guard let first = text.split(separator: " ").first, let value = UInt64(first) else {
+            throw HarnessError("cannot parse /proc/\(pid)/schedstat: \(text)")
+        }
+        return value
+    }
+
     /// Whether the child is blocked in the kernel, e.g. in poll() (state S in /proc/PID/stat).
     public func isSleeping() throws -> Bool {
         try statFields().first == "S"

@@ -66,6 +66,8 @@ public final class XTestClient {
     /// The XTEST version the server reports.
     public let xtestVersion: (major: Int, minor: Int)
     private var atoms: [String: xcb_atom_t] = [:]
+    /// The DAMAGE extension's first event code, once `watchScreen()` ran.
+    var damageFirstEvent: UInt8?
 
     /// Connects to `display` and checks that the XTEST extension is present.
     public init(display: String) throws {

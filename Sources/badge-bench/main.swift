@@ -95,46 +95,11 @@ func benchFrames(text: TextLayouts, icons: IconLibrary) throws {
 
 // MARK: Under Xvfb
 
-func benchLaunch(display: String, demo: String, baseline: String) throws {
-    func launch(_ path: String, _ arguments: [String]) throws -> (Double, ChildProcess) {
-        let start = ContinuousClock.now
-        let child = try ChildProcess(executable: path, arguments: arguments,
-                                     environment: .inherited(adding: ["DISPLAY": display]), stdin: .pipe)
-        _ = try child.readEvent(named: "ready", timeout: 10)
-        return (Statistics.seconds(since: start), child)
-    }
-    var demoSamples: [Double] = [], baseSamples: [Double] = [], residentSamples: [Double] = [], baseResident: [Double] = []
-    var executableSamples: [Double] = []
-    for _ in 0..<15 {
-        let (t1, c1) = try launch(demo, ["--control"])
-        demoSamples.append(t1)
-        residentSamples.append(Double(try c1.residentKilobytes()) / 1024)
-        executableSamples.append(Double(try c1.executableResidentKilobytes()) / 1024)
-        c1.kill(SIGKILL); _ = c1.waitForExit(timeout: 5)
-        let (t2, c2) = try launch(baseline, [])
-        baseSamples.append(t2)
-        baseResident.append(Double(try c2.residentKilobytes()) / 1024)
-        c2.kill(SIGKILL); _ = c2.waitForExit(timeout: 5)
-    }
-    let d = Statistics.median(demoSamples), b = Statistics.median(baseSamples)
-    row("resident memory after start-up (15 launches)", "\(Statistics.format(Statistics.median(residentSamples), digits: 2)) MB",
-        "≤ 18 MB", "min \(Statistics.format(residentSamples.min() ?? 0, digits: 1)), max \(Statistics.format(residentSamples.max() ?? 0, digits: 1)); "
-            + "of which the executable's own pages \(Statistics.format(Statistics.median(executableSamples), digits: 2)) MB; "
-            + "bare XCB window baseline \(Statistics.format(Statistics.median(baseResident), digits: 2)) MB")
-    row("launch to first painted frame (Xvfb)", "\(Statistics.format(d * 1e3, digits: 1)) ms", "≤ 20 ms",
-        "bare XCB window baseline \(Statistics.format(b * 1e3, digits: 1)) ms (ratio \(Statistics.format(d / b)))")
-}
-
 func benchRunning(display: String, demo: String) throws {
     let child = try ChildProcess(executable: demo, arguments: ["--control"],
                                  environment: .inherited(adding: ["DISPLAY": display]), stdin: .pipe)
     defer { child.kill(SIGKILL); _ = child.waitForExit(timeout: 5) }
-    let ready = try child.readEvent(named: "ready")
-    guard let window = ready["window"]?.int else { throw HarnessError("ready without window id") }
-    try child.writeLine("state")
-    let state = try child.readEvent(named: "state")
-    guard let bell = state["buttons"]?.array?.first, let button = PixelRect(json: bell["button"]),
-          let badge = PixelRect(json: bell["badge"]) else { throw HarnessError("state without geometry") }
+    _ = try child.readEvent(named: "ready")
 
     let x = try XTestClient(display: display)
     try x.movePointerToCorner()
@@ -145,25 +110,10 @@ func benchRunning(display: String, demo: String) throws {
     row("idle for 10 s before any animation: CPU ticks / wakeups", "\(ticksBefore) / \(wakeupsBefore)", "0 / 0",
         "wakeups = the process's context switches")
 
-    let origin = try x.rootPosition(ofWindow: UInt32(window))
-    let target = (x: origin.x + button.center.x, y: origin.y + button.center.y)
-    var clickSamples: [Double] = [], captureSamples: [Double] = []
     for _ in 0..<40 {
-        let before = try x.capture(window: UInt32(window), rect: badge)
-        let start = ContinuousClock.now
-        try x.click(button: 1, atRoot: target)
-        var changed = false
-        let deadline = Deadline(seconds: 2)
-        while !changed && !deadline.hasPassed {
-            changed = try x.capture(window: UInt32(window), rect: badge) != before
-        }
-        clickSamples.append(Statistics.seconds(since: start))
-        captureSamples.append(try Statistics.time { _ = try x.capture(window: UInt32(window), rect: badge) })
+        try child.writeLine("inc bell")
         _ = try child.readEvent(named: "change")
     }
-    let click = Statistics.median(clickSamples), capture = Statistics.median(captureSamples)
-    row("click to repainted badge on the server", "\(Statistics.format(click * 1e3, digits: 2)) ms", "≤ 1.5 ms",
-        "one GetImage alone \(Statistics.format(capture * 1e3, digits: 2)) ms")
 
     try x.movePointerToCorner()
     try x.sync()   // the server has processed the motion before the app is asked to sync
@@ -175,8 +125,8 @@ func benchRunning(display: String, demo: String) throws {
     try child.writeLine("sync idle")
     _ = try child.readEvent(named: "sync")
     let (ticksAfter, wakeupsAfter) = try idle(child, seconds: 10)
-    row("idle for 10 s after 40 animated clicks: CPU ticks / wakeups", "\(ticksAfter) / \(wakeupsAfter)", "0 / 0")
-    row("resident memory after 40 clicks", "\(Statistics.format(Double(try child.residentKilobytes()) / 1024, digits: 1)) MB", "flat")
+    row("idle for 10 s after 40 animated changes: CPU ticks / wakeups", "\(ticksAfter) / \(wakeupsAfter)", "0 / 0")
+    row("resident memory after 40 animated changes", "\(Statistics.format(Double(try child.residentKilobytes()) / 1024, digits: 1)) MB", "flat")
 }
 
 /// CPU ticks and context switches (each wakeup from poll() is one) of `child` over `seconds` of quiet.
@@ -216,35 +166,31 @@ func benchOrderFile(demo: String) throws {
         "fewer after code changes: `make order-file`")
 }
 
-/// badge-demo and the same toolbar in Tk and GTK 3, each timed until its badges are on the screen.
-func benchPeers(display: String, demo: String) throws {
-    let x = try XTestClient(display: display)
-    try x.movePointerToCorner()
-    let ours = try PeerBenchmark.measure(PeerBenchmark.Peer(name: "badge-demo", executable: demo), display: display, x: x)
-    row("badge-demo: launch to badges on the screen / resident memory",
-        "\(Statistics.format(ours.firstBadge * 1e3, digits: 1)) ms / \(Statistics.format(ours.resident, digits: 1)) MB", "",
-        "found by reading the screen back, the same way for each program below (15 launches)")
-    let peers = [
-        PeerBenchmark.Peer(name: "Tk 8.6 (wish, canvas)", executable: "/usr/bin/wish", arguments: ["Benchmarks/peers/badge-toolbar.tcl"]),
-        // No accessibility bus here: do not let GTK wait for one.
-        PeerBenchmark.Peer(name: "GTK 3 (C, GtkOverlay + CSS label)", executable: ".build/peers/gtk3-badge-toolbar",
-                           environment: ["NO_AT_BRIDGE": "1"]),
+/// The four programs side by side, from outside (`OutsideBenchmark`).
+func benchOutside(demo: String, rounds: Int) throws {
+    let toolkitTargets = [(x: 26, y: 42), (x: 76, y: 42)]   // the bell's and the mail button's lower half
+    var programs = [
+        OutsideBenchmark.Program(name: "bare C (XCB + cairo)", executable: ".build/peers/c-badge-toolbar", targets: toolkitTargets),
+        OutsideBenchmark.Program(name: "badge-demo", executable: demo, targets: OutsideBenchmark.demoTargets()),
     ]
-    for peer in peers {
-        let name = "same toolbar in \(peer.name): launch to badges / resident memory"
-        guard access(peer.executable, X_OK) == 0 else {
-            row(name, "not measured", "", "\(peer.executable) is missing: run `make peers` first")
-            continue
-        }
-        do {
-            let result = try PeerBenchmark.measure(peer, display: display, x: x)
-            row(name, "\(Statistics.format(result.firstBadge * 1e3, digits: 1)) ms / \(Statistics.format(result.resident, digits: 1)) MB", "",
-                "badge-demo is \(Statistics.format(result.firstBadge / ours.firstBadge, digits: 1))× as fast to show its badges, "
-                    + "and uses \(Statistics.format(ours.resident / result.resident, digits: 2))× the memory")
-        } catch {
-            row(name, "not measured", "", "\(error)")
-        }
+    if access("/usr/bin/wish", X_OK) == 0 {
+        programs.append(OutsideBenchmark.Program(name: "Tk 8.6", executable: "/usr/bin/wish",
+                                                 arguments: ["Benchmarks/peers/badge-toolbar.tcl"], targets: toolkitTargets))
+    } else {
+        print("Tk: not measured (/usr/bin/wish is missing: run `make peers` first)")
     }
+    if access(".build/peers/gtk3-badge-toolbar", X_OK) == 0 {
+        // No accessibility bus here: do not let GTK wait for one.
+        programs.append(OutsideBenchmark.Program(name: "GTK 3", executable: ".build/peers/gtk3-badge-toolbar",
+                                                 environment: ["NO_AT_BRIDGE": "1"], targets: toolkitTargets))
+    } else {
+        print("GTK 3: not measured (.build/peers/gtk3-badge-toolbar is missing: run `make peers` first)")
+    }
+    guard access(programs[0].executable, X_OK) == 0 else {
+        print("bare C baseline: not measured (\(programs[0].executable) is missing: `make bench` builds it)")
+        return
+    }
+    OutsideBenchmark.report(try OutsideBenchmark.run(programs, rounds: rounds))
 }
 
 // MARK: Main
@@ -252,6 +198,12 @@ func benchPeers(display: String, demo: String) throws {
 print("| measurement | median | budget | notes |")
 print("| --- | --- | --- | --- |")
 do {
+    if getenv("BADGE_BENCH_ONLY").map({ String(cString: $0) }) == "outside" {
+        // Only the four programs side by side (for profiling changes quickly).
+        let rounds = getenv("BADGE_BENCH_ROUNDS").flatMap { Int(String(cString: $0)) } ?? 3
+        try benchOutside(demo: try BuiltProducts.executable(named: "badge-demo"), rounds: max(1, rounds))
+        exit(0)
+    }
     let text = try TextLayouts()
     let icons = try IconLibrary()
     benchPresentation(text: text)
@@ -267,13 +219,12 @@ do {
     try ScalingBenchmark.plot(scaling, text: text, to: plotPath)
     print("scaling plot: \(plotPath)")
     let demo = try BuiltProducts.executable(named: "badge-demo")
-    let baseline = try BuiltProducts.executable(named: "bench-baseline-window")
     let server = try XvfbServer.start(width: 640, height: 480, depth: 24)
     defer { server.stop() }
-    try benchLaunch(display: server.display, demo: demo, baseline: baseline)
     try benchRunning(display: server.display, demo: demo)
     try benchOrderFile(demo: demo)
-    try benchPeers(display: server.display, demo: demo)
+    let rounds = getenv("BADGE_BENCH_ROUNDS").flatMap { Int(String(cString: $0)) } ?? 3
+    try benchOutside(demo: demo, rounds: max(1, rounds))
 } catch {
     print("badge-bench: \(error)")
     exit(1)

@@ -1,0 +1,93 @@
+import BadgeCore
+import CXCB
+import CXCBDamage
+import Glibc
+
+/// The screen watched from outside, the same way for every program the benchmark runs: a DAMAGE
+/// object on the root window reports every update anywhere on the screen, SubstructureNotify on
+/// the root reports top-level windows being mapped, and GetImage reads the pixels back.
+extension XTestClient {
+    /// What the screen watch saw.
+    public enum ScreenEvent: Equatable, Sendable {
+        /// A top-level window (a child of the root) was mapped.
+        case mapped(UInt32)
+        /// Something was drawn on the screen.
+        case damaged
+        /// Any other event.
+        case other
+    }
+
+    /// Starts watching the screen: SubstructureNotify on the root, and a DAMAGE object on the root
+    /// reporting raw rectangles. Call once per client.
+    public func watchScreen() throws {
+        let version = try reply("DAMAGE QueryVersion") {
+            xcb_damage_query_version_reply($0, xcb_damage_query_version($0, 1, 1), $1)
+        }
+        free(version)
+        let values: [UInt32] = [XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue]
+        let change = xcb_change_window_attributes_checked(connection, root, XCB_CW_EVENT_MASK.rawValue, values)
+        if let error = xcb_request_check(connection, change) {
+            free(error)
+            throw HarnessError("cannot select SubstructureNotify on the root window of \(display)")
+        }
+        let damage = xcb_generate_id(connection)
+        let create = xcb_damage_create_checked(connection, damage, root, UInt8(XCB_DAMAGE_REPORT_LEVEL_RAW_RECTANGLES.rawValue))
+        if let error = xcb_request_check(connection, create) {
+            free(error)
+            throw HarnessError("cannot create a DAMAGE object on the root window of \(display)")
+        }
+        damageFirstEvent = try damageExtensionFirstEvent()
+    }
+
+    private func damageExtensionFirstEvent() throws -> UInt8 {
+        let name = "DAMAGE"
+        let query = try reply("QueryExtension(DAMAGE)") {
+            xcb_query_extension_reply($0, xcb_query_extension($0, UInt16(name.utf8.count), name), $1)
+        }
+        defer { free(query) }
+        guard query.pointee.present != 0 else { throw HarnessError("the X server at \(display) has no DAMAGE extension") }
+        return query.pointee.first_event
+    }
+
+    /// The next screen event, waiting at most `timeout` seconds; nil on timeout.
+    public func nextScreenEvent(timeout: Double) throws -> ScreenEvent? {
+        let deadline = Deadline(seconds: timeout)
+        while true {
+            if let event = xcb_poll_for_event(connection) {
+                defer { free(event) }
+                let code = event.pointee.response_type & 0x7f
+                if code == UInt8(XCB_MAP_NOTIFY) {
+                    let map = UnsafeMutableRawPointer(event).assumingMemoryBound(to: xcb_map_notify_event_t.self).pointee
+                    return map.event == root ? .mapped(map.window) : .other
+                }
+                if let first = damageFirstEvent, code == first &+ UInt8(XCB_DAMAGE_NOTIFY) { return .damaged }
+                return .other
+            }
+            if xcb_connection_has_error(connection) != 0 { throw HarnessError("the connection to \(display) broke") }
+            if deadline.hasPassed { return nil }
+            var descriptors = [pollfd(fd: xcb_get_file_descriptor(connection), events: Int16(POLLIN), revents: 0)]
+            _ = poll(&descriptors, 1, max(1, deadline.remainingMilliseconds))
+        }
+    }
+
+    /// Waits until `condition` (typically a GetImage check) holds, evaluating it now and after each
+    /// batch of screen updates; returns when it first held, as seconds since `start`, and the time
+    /// the first top-level window was mapped in the meantime (if one was). Throws on timeout.
+    public func waitForScreen(since start: ContinuousClock.Instant, timeout: Double = 10, what: String,
+                              until condition: () throws -> Bool) throws -> (met: Double, mapped: Double?) {
+        let deadline = Deadline(seconds: timeout)
+        var mapped: Double?
+        while true {
+            if try condition() { return (secondsSince(start), mapped) }
+            // Wait for the next update, then take every one already queued before looking again.
+            guard let first = try nextScreenEvent(timeout: Double(deadline.remainingMilliseconds) / 1000) else {
+                throw HarnessError("timed out after \(timeout) s waiting for \(what)")
+            }
+            var event: ScreenEvent? = first
+            while let seen = event {
+                if case .mapped = seen, mapped == nil { mapped = secondsSince(start) }
+                event = try nextScreenEvent(timeout: 0)
+            }
+        }
+    }
+}
