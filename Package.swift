@@ -56,7 +56,7 @@ let package = Package(
         // tooltips, the window icon, the event loop and the toolbar host. It knows no application.
         .target(
             name: "BadgeX11",
-            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CXCBICCCM", "CCairo", "CXKBCommonX11"]
+            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CXCBICCCM", "CCairo", "CXKBCommonX11", "CLinuxEvents"]
         ),
         // The demo application on that shell: options, the demo toolbar and keys, the control
         // channel, the dock badge and the exit statuses. The product keeps its name, badge-demo.

@@ -62,7 +62,7 @@ prune_dir() { \
   case "$$(printf %s '$(DESTDIR)' | tr -d /)" in ?*) prune '$(DESTDIR)' "$${1#/}"; return;; esac; \
   best=; \
   for base in $(foreach d,$(BADGE_BASE_DIRS),'$(d)'); do \
-    case "$$1" in "$$base"/*) [ $${#base} -gt $${#best} ] && best=$$base;; esac; \
+    case "$$1" in "$$base") return;; "$$base"/*) [ $${#base} -gt $${#best} ] && best=$$base;; esac; \
   done; \
   if [ -n "$$best" ]; then prune "$$best" "$${1#"$$best"/}"; fi; }; \
 catalogues() { \

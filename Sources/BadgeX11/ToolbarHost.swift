@@ -231,8 +231,11 @@ public final class ToolbarHost {
     public var timeUntilNextDeadline: Double? {
         let now = clock.now
         var wake: Double?
-        if let end = toolbar.animationEndTime, end > now {
-            wake = (lastFrameTime.map { $0 + 1 / Self.frameRate } ?? now) - now
+        if let last = lastFrameTime {
+            // Frames are paced: the next one (which may also be the last, drawing the rest state).
+            wake = last + 1 / Self.frameRate - now
+        } else if let end = toolbar.animationEndTime, end > now {
+            wake = 0
         }
         if let due = tooltips?.dueTime { wake = min(wake ?? (due - now), due - now) }
         if let due = publisher?.dueTime { wake = min(wake ?? (due - now), due - now) }

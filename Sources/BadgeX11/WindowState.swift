@@ -54,7 +54,8 @@ public struct WindowState: Hashable, Sendable {
 /// window manager, taskbars and docks redraw on every title or icon change, so a burst of badge
 /// changes must not become a burst of property writes (each icon is three rendered sizes).
 ///
-/// A change after a quiet spell is pushed at once. Changes that follow within ``interval`` wait:
+/// A change after a quiet spell is pushed one frame later (``lead``), so the frame that shows it
+/// reaches the screen first; changes that follow within ``interval`` wait:
 /// they are pushed ``settle`` seconds after the last of them, or ``interval`` after the previous
 /// push, whichever comes first. So there are at most 1 / ``interval`` pushes a second, and the final
 /// state is on the window at most ``settle`` seconds after the last change. `push` writes only the
@@ -64,13 +65,15 @@ package final class WindowStatePublisher {
     package static let interval = 0.3
     /// How long the last of a burst of changes waits, at most, in seconds.
     package static let settle = 0.1
+    /// How long the first change after a quiet spell waits: one frame at 60 Hz, in seconds.
+    package static let lead = 1.0 / 60
 
     /// The state last pushed (nil before the first push).
     package private(set) var pushed: WindowState?
     /// How many times each part was written, for tests of the diffing.
     package private(set) var writes = (title: 0, iconBadge: 0, urgent: 0)
-    /// The wanted state not pushed yet, and when it last changed.
-    private var pending: (state: WindowState, changed: Double)?
+    /// The wanted state not pushed yet, when it last changed, and (after a quiet spell) when it is due.
+    private var pending: (state: WindowState, changed: Double, leadUntil: Double?)?
     private var lastPush: Double?
     private let clock: any BadgeClock
     private let writeTitle: (String) -> Void
@@ -89,6 +92,7 @@ package final class WindowStatePublisher {
     /// When the pending state is due (clock seconds), or nil when nothing waits.
     package var dueTime: Double? {
         guard let pending else { return nil }
+        if let lead = pending.leadUntil { return lead }
         let settled = pending.changed + Self.settle
         guard let lastPush else { return settled }
         return min(settled, lastPush + Self.interval)
@@ -104,10 +108,14 @@ package final class WindowStatePublisher {
             pending = nil
             return WindowState.Changes(title: false, iconBadge: false, urgent: false)
         }
-        if immediately || (pending == nil && lastPush.map { time - $0 >= Self.interval } ?? true) {
+        if immediately || pushed == nil {
             return push(wanted, at: time)
         }
-        if pending?.state != wanted { pending = (wanted, time) }
+        if pending == nil, lastPush.map({ time - $0 >= Self.interval }) ?? true {
+            pending = (wanted, time, time + Self.lead)
+        } else if pending?.state != wanted {
+            pending = (wanted, time, pending?.leadUntil)
+        }
         return fireIfDue()
     }
 

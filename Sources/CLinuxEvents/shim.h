@@ -1,4 +1,7 @@
+// Linux interfaces the Swift Glibc module does not expose: timers and signals as descriptors, and
+// handing freed heap memory back to the system.
 #include <sys/timerfd.h>
 #include <sys/signalfd.h>
 #include <signal.h>
 #include <unistd.h>
+#include <malloc.h>
