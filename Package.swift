@@ -20,6 +20,7 @@ let package = Package(
         systemLibrary("CXCB", pkgConfig: "xcb", apt: ["libxcb1-dev"]),
         systemLibrary("CXCBTest", pkgConfig: "xcb-xtest", apt: ["libxcb-xtest0-dev"]),
         systemLibrary("CXCBICCCM", pkgConfig: nil, apt: ["libxcb-icccm4-dev"]),  // header only: structs and flag names
+        systemLibrary("CXCBShm", pkgConfig: "xcb-shm", apt: ["libxcb-shm0-dev"]),
         systemLibrary("CXCBDamage", pkgConfig: "xcb-damage", apt: ["libxcb-damage0-dev"]),  // test harness only
         systemLibrary("CCairo", pkgConfig: "cairo", apt: ["libcairo2-dev"]),
         systemLibrary("CPangoCairo", pkgConfig: "pangocairo", apt: ["libpango1.0-dev"]),
@@ -56,7 +57,7 @@ let package = Package(
         // tooltips, the window icon, the event loop and the toolbar host. It knows no application.
         .target(
             name: "BadgeX11",
-            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CXCBICCCM", "CCairo", "CXKBCommonX11", "CLinuxEvents"]
+            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CXCBICCCM", "CXCBShm", "CCairo", "CXKBCommonX11", "CLinuxEvents"]
         ),
         // The demo application on that shell: options, the demo toolbar and keys, the control
         // channel, the dock badge and the exit statuses. The product keeps its name, badge-demo.

@@ -29,6 +29,26 @@ public final class ImageSurface {
         self.height = height
     }
 
+    /// An ARGB32 image over `width` × `height` pixels of memory someone else owns (rows of
+    /// `stride` bytes), which must outlive the image: for a back buffer in shared memory.
+    package init(wrapping data: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) throws(DrawingError) {
+        guard width > 0, height > 0, width <= 32_767, height <= 32_767,
+              stride >= Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width))) else {
+            throw DrawingError("cannot wrap a \(width)×\(height) image with rows of \(stride) bytes")
+        }
+        guard let created = cairo_image_surface_create_for_data(data.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                                Int32(width), Int32(height), Int32(stride)) else {
+            throw DrawingError("cairo could not wrap a \(width)×\(height) image")
+        }
+        guard cairo_surface_status(created) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(created)
+            throw DrawingError("cairo could not wrap a \(width)×\(height) image")
+        }
+        surface = created
+        self.width = width
+        self.height = height
+    }
+
     /// Loads a PNG file into a new image.
     public init(contentsOfPNG path: String) throws {
         guard let loaded = cairo_image_surface_create_from_png(path) else {

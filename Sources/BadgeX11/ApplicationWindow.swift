@@ -73,6 +73,7 @@ public final class ApplicationWindow {
     /// Draws into the back buffer: `body` gets a context in device pixels. Call ``present(_:)``
     /// for the part you changed. Throws when cairo fails.
     public func draw(_ body: (CairoContext) throws -> Void) throws {
+        surface.prepareToDraw()
         try surface.backBuffer.draw(body)
     }
 
@@ -85,6 +86,7 @@ public final class ApplicationWindow {
     /// Takes `event` if it is about this window and says what it means; nil for other windows'
     /// events. Expose is answered here (from the back buffer); a ping is answered here.
     public func handle(_ event: XEvent) -> Event? {
+        if surface.handleUploadCompletion(event) { return .other }
         guard !event.isError, event.window == surface.window, surface.exists else { return nil }
         switch Int32(event.code) {
         case XCB_EXPOSE:

@@ -14,6 +14,7 @@ extension ToolbarHost {
             return keyboard.handleXKBEvent(UnsafeMutableRawPointer(event.raw))
         }
         if event.isError { return handleError(event) }
+        if surface.handleUploadCompletion(event) { return true }
         guard let target = event.window else { return false }
         if let tooltips, target == tooltips.windowID {
             if Int32(code) == XCB_EXPOSE, event.withEvent(as: xcb_expose_event_t.self, { $0.count }) == 0 { tooltips.expose() }

@@ -97,6 +97,7 @@ extension ToolbarHost {
         let clip = Rect(x: Double(pixels.x) / scale, y: Double(pixels.y) / scale,
                         width: Double(pixels.width) / scale, height: Double(pixels.height) / scale)
         let wholeBuffer = !bufferPainted
+        surface.prepareToDraw()
         do {
             try surface.backBuffer.draw { context in
                 renderer.draw(toolbar, at: now, in: context, clip: wholeBuffer ? nil : clip)

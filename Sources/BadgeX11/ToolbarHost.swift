@@ -175,6 +175,9 @@ public final class ToolbarHost {
     public var window: UInt32 { surface.window }
     /// The window's size in device pixels.
     public var size: PixelRect { surface.bounds }
+    /// How frames reach the window: "shm" (MIT-SHM shared memory) or "putimage" (over the socket:
+    /// a remote server, a 16-bit screen, or `BADGEKIT_SHM=0`).
+    public var uploadMethod: String { surface.uploadMethod }
     /// The device scale the toolbar is laid out at.
     public var scale: Double { toolbar.scale }
     /// The tooltip shown now, or nil.

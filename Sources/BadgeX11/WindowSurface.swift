@@ -18,6 +18,10 @@ package final class WindowSurface {
     package private(set) var height: Int
     /// The off-screen buffer holding the last rendered frame.
     package private(set) var backBuffer: ImageSurface
+    /// The same buffer in shared memory, when MIT-SHM is used for the uploads.
+    private var shared: SharedImage?
+    /// How the buffer reaches the window: "shm" (MIT-SHM) or "putimage" (over the socket).
+    package var uploadMethod: String { shared == nil ? "putimage" : "shm" }
     /// False once the server destroyed the window (it is not destroyed again).
     package var exists = true
     /// The largest side of the back buffer, in device pixels.
@@ -42,10 +46,16 @@ package final class WindowSurface {
         self.height = max(height, 1)
         // The buffer first: a throwing initializer that has created the window would leak it (no deinit).
         bufferLimit = max(1024, min(8192, max(x.screenWidth, x.screenHeight)))
-        do {
-            backBuffer = try ImageSurface(width: min(self.width, bufferLimit), height: min(self.height, bufferLimit))
-        } catch {
-            throw .unavailable("a \(width)×\(height) window buffer", reason: error.message)
+        let bufferWidth = min(self.width, bufferLimit), bufferHeight = min(self.height, bufferLimit)
+        if let shared = SharedImage(connection: x, width: bufferWidth, height: bufferHeight) {
+            self.shared = shared
+            backBuffer = shared.image
+        } else {
+            do {
+                backBuffer = try ImageSurface(width: bufferWidth, height: bufferHeight)
+            } catch {
+                throw .unavailable("a \(width)×\(height) window buffer", reason: error.message)
+            }
         }
         // Value list in ascending mask-bit order: back pixmap (None), bit gravity, event mask.
         let values: [UInt32] = [UInt32(XCB_BACK_PIXMAP_NONE.rawValue), UInt32(XCB_GRAVITY_NORTH_WEST.rawValue), Self.eventMask]
@@ -74,7 +84,14 @@ package final class WindowSurface {
     package func resize(width newWidth: Int, height newHeight: Int) throws(DrawingError) -> Bool {
         let w = max(newWidth, 1), h = max(newHeight, 1)
         guard w != width || h != height else { return false }
-        backBuffer = try ImageSurface(width: min(w, bufferLimit), height: min(h, bufferLimit))
+        let bufferWidth = min(w, bufferLimit), bufferHeight = min(h, bufferLimit)
+        if shared != nil, let replacement = SharedImage(connection: x, width: bufferWidth, height: bufferHeight) {
+            shared = replacement
+            backBuffer = replacement.image
+        } else {
+            shared = nil
+            backBuffer = try ImageSurface(width: bufferWidth, height: bufferHeight)
+        }
         width = w
         height = h
         return true
@@ -93,6 +110,25 @@ package final class WindowSurface {
     /// (Pixels beyond the back buffer, in a window larger than the screen, are left alone.)
     package func present(_ rect: PixelRect) {
         guard exists else { return }
-        ImageUpload.put(backBuffer, x: x, window: window, gc: gc, rect: rect)
+        if let shared {
+            shared.put(to: window, gc: gc, rect: rect)
+        } else {
+            ImageUpload.put(backBuffer, x: x, window: window, gc: gc, rect: rect)
+        }
+    }
+
+    /// Call before drawing into the back buffer: waits, if needed, until the server has read the
+    /// last shared-memory upload.
+    package func prepareToDraw() {
+        shared?.waitForUploads()
+    }
+
+    /// Takes a ShmCompletion event for this window's buffer; true when it was one.
+    package func handleUploadCompletion(_ event: XEvent) -> Bool {
+        guard let shared, let segment = SharedImage.completedSegment(of: event, connection: x), segment == shared.segment else {
+            return false
+        }
+        shared.completeUpload()
+        return true
     }
 }

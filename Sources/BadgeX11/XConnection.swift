@@ -1,4 +1,5 @@
 import CXCB
+import CXCBShm
 import Glibc
 
 /// An open connection to an X server and its default screen.
@@ -198,6 +199,23 @@ public final class XConnection {
         xcb_create_gc(handle, gc, drawable, XCB_GC_GRAPHICS_EXPOSURES.rawValue, values)
         return gc
     }
+
+    /// MIT-SHM on this connection: its completion event code, or nil when window updates go over
+    /// the socket (no extension, pixels that are not 32-bit native words, or `BADGEKIT_SHM=0`).
+    /// Asked of the server once, the first time a window buffer is made.
+    package lazy var sharedMemoryCompletionEvent: UInt8? = {
+        if let setting = getenv("BADGEKIT_SHM"), String(cString: setting) == "0" { return nil }
+        guard bitsPerPixel == 32, imageByteOrderIsLSB == (UInt32(1).littleEndian == 1) else { return nil }
+        let name = "MIT-SHM"
+        guard let query = xcb_query_extension_reply(handle, xcb_query_extension(handle, UInt16(name.utf8.count), name), nil) else {
+            return nil
+        }
+        defer { free(query) }
+        guard query.pointee.present != 0 else { return nil }
+        guard let version = xcb_shm_query_version_reply(handle, xcb_shm_query_version(handle), nil) else { return nil }
+        free(version)
+        return query.pointee.first_event &+ UInt8(XCB_SHM_COMPLETION)
+    }()
 
     /// Fault injection for tests: sends a request every server refuses (FreePixmap of None, BadPixmap).
     package func sendRefusedRequest() {

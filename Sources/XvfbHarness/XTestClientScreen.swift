@@ -91,3 +91,31 @@ extension XTestClient {
         }
     }
 }
+
+extension XTestClient {
+    /// The atoms of the PropertyNotify events `window` gets (after `selectPropertyChanges`), in
+    /// order, until none has come for `quiet` seconds (or `timeout` passes): how often a program
+    /// rewrote its properties.
+    public func propertyNotifications(window: UInt32, quiet: Double, timeout: Double = 10) throws -> [UInt32] {
+        var atoms: [UInt32] = []
+        let deadline = Deadline(seconds: timeout)
+        var lastSeen = ContinuousClock.now
+        while !deadline.hasPassed && secondsSince(lastSeen) < quiet {
+            if let event = xcb_poll_for_event(connection) {
+                defer { free(event) }
+                if event.pointee.response_type & 0x7f == UInt8(XCB_PROPERTY_NOTIFY) {
+                    let notify = UnsafeMutableRawPointer(event).assumingMemoryBound(to: xcb_property_notify_event_t.self).pointee
+                    if notify.window == window {
+                        atoms.append(notify.atom)
+                        lastSeen = ContinuousClock.now
+                    }
+                }
+                continue
+            }
+            if hasConnectionError { throw HarnessError("connection to \(display) broke") }
+            var descriptors = [pollfd(fd: xcb_get_file_descriptor(connection), events: Int16(POLLIN), revents: 0)]
+            _ = poll(&descriptors, 1, 10)
+        }
+        return atoms
+    }
+}
