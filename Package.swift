@@ -23,7 +23,7 @@ let package = Package(
         systemLibrary("CXCBShm", pkgConfig: "xcb-shm", apt: ["libxcb-shm0-dev"]),
         systemLibrary("CXCBDamage", pkgConfig: "xcb-damage", apt: ["libxcb-damage0-dev"]),  // test harness only
         systemLibrary("CCairo", pkgConfig: "cairo", apt: ["libcairo2-dev"]),
-        systemLibrary("CPangoCairo", pkgConfig: "pangocairo", apt: ["libpango1.0-dev"]),
+        systemLibrary("CPangoCairo", pkgConfig: nil, apt: ["libpango-1.0-0", "libpangocairo-1.0-0"]),  // dlopen()ed when text is first shaped
         systemLibrary("CRsvg", pkgConfig: nil, apt: ["librsvg2-2"]),  // dlopen()ed on demand
         systemLibrary("CXKBCommonX11", pkgConfig: "xkbcommon-x11", apt: ["libxkbcommon-x11-dev", "libxcb-xkb-dev"]),
         systemLibrary("CLinuxEvents", pkgConfig: nil, apt: ["libc6-dev"]),

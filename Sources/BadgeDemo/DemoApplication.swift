@@ -39,6 +39,7 @@ final class DemoApplication {
 
     /// Renders the window offscreen, as it first appears, to a PNG file.
     func renderScreenshot(to path: String) throws {
+        try renderer.text.load()
         toolbar.layout(size: toolbar.preferredSize, scale: options.scale ?? 1, direction: toolbar.direction)
         try renderer.renderImage(toolbar, at: clock.now).writePNG(to: path)
     }

@@ -138,7 +138,12 @@ public final class ToolbarHost {
         }
         surface.map()
         try connection.flush()
-        // Text is measured (fontconfig, Pango) while the server maps the window.
+        // Text is measured (Pango is loaded, fontconfig reads its cache) while the server maps the window.
+        do {
+            try renderer.text.load()
+        } catch {
+            throw .unavailable("text", reason: error.message)
+        }
         toolbar.layout(size: toolbar.preferredSize, scale: scale, direction: toolbar.direction)
     }
 
