@@ -36,8 +36,10 @@ public final class Toolbar {
 
     /// Lays the buttons out in a window of `size` logical units and tells each badge where its host is.
     ///
-    /// Buttons keep their size and are centred vertically; a window too small to show them all clips
-    /// the last ones, and a degenerate size (zero, negative, NaN) is treated as empty.
+    /// Buttons keep their size and sit at the top and leading edges, as toolbars do: a taller or
+    /// wider window leaves the extra room below and after them (a shorter one centres them
+    /// vertically). A window too small to show them all clips the last ones, and a degenerate size
+    /// (zero, negative, NaN) is treated as empty.
     public func layout(size: Size, scale: Double, direction: LayoutDirection) {
         let width = size.width.isFinite ? max(size.width, 0) : 0
         let height = size.height.isFinite ? max(size.height, 0) : 0
@@ -48,7 +50,7 @@ public final class Toolbar {
         let columns = metrics.columns(buttonCount: buttons.count)
         let rows = (buttons.count + columns - 1) / max(columns, 1)
         let rowsHeight = Double(rows) * side + Double(max(rows - 1, 0)) * metrics.spacing
-        let firstTop = rows > 1 ? metrics.padding : ((height - rowsHeight) / 2).rounded(.down)
+        let firstTop = rows > 1 ? metrics.padding : min(metrics.padding, ((height - rowsHeight) / 2).rounded(.down))
         for (index, button) in buttons.enumerated() {
             let leading = metrics.padding + Double(index % columns) * (side + metrics.spacing)
             let top = firstTop + Double(index / columns) * (side + metrics.spacing)
@@ -154,6 +156,33 @@ public final class Toolbar {
 
     /// The button that has the keyboard focus, if any.
     public var focusedButton: ToolbarButton? { buttons.first { $0.isFocused } }
+
+    /// Whether the focus ring is drawn: only once the keyboard is used, as `:focus-visible` does;
+    /// the focus itself (what Space acts on) is there before.
+    public private(set) var focusIsVisible = false
+
+    /// Shows or hides the focus ring (keyboard use shows it; a pointer press hides it).
+    public func setFocusVisible(_ visible: Bool) {
+        guard visible != focusIsVisible else { return }
+        focusIsVisible = visible
+        if let focused = focusedButton { addDamage(focused.frame) }
+    }
+
+    /// Gives the first button the logical focus with the ring hidden, as GTK and Qt focus the
+    /// first focusable widget of a new window: keys act at once, and Tab shows where.
+    public func focusFirstButton() {
+        guard focusedButton == nil, let first = buttons.first else { return }
+        focus(first)
+    }
+
+    /// Tab and Shift+Tab: while the ring is hidden, Tab shows it where the focus is and Shift+Tab
+    /// moves to the previous button (the last, from the first); once shown, both move (wrapping).
+    public func advanceFocus(backward: Bool) {
+        if focusIsVisible || focusedButton == nil || backward {
+            moveFocus(backward: backward)
+        }
+        setFocusVisible(true)
+    }
 
     /// Moves the focus to the next button (or the previous one when `backward`), wrapping around.
     public func moveFocus(backward: Bool = false) {

@@ -65,6 +65,7 @@ enum ControlEvents {
         return .object([("event", .string("state")), ("buttons", .array(buttons)),
                         ("title", .string(host.wantedWindowState?.title ?? "")), ("animating", .bool(animating)),
                         ("focused", toolbar.focusedButton.map { .string($0.id) } ?? .null),
+                        ("focusVisible", .bool(toolbar.focusIsVisible)),
                         ("tooltip", host.tooltip.map(tooltipFrame) ?? .null), ("urgent", .bool(host.isUrgent)),
                         ("windowFocused", .bool(host.windowHasFocus)), ("reducedMotion", .bool(host.reducesMotion)), ("upload", .string(host.uploadMethod)),
                         ("size", .object([("width", .int(host.size.width)), ("height", .int(host.size.height))]))])

@@ -18,12 +18,14 @@ final class DemoApplication {
     private var host: ToolbarHost?
     private var control: ControlChannel?
     private var dock: LauncherEntry?
+    private let signals: SignalWatcher?
     private var exitStatus: ExitStatus?
     private var updatesBlinkRequested = false
 
     /// Prepares the toolbar, text and icons; throws ``DemoSetupError`` for an unusable config or
     /// icon file (naming it), or a drawing error when text or icons cannot be set up.
-    init(options: DemoOptions) throws {
+    init(options: DemoOptions, signals: SignalWatcher? = nil) throws {
+        self.signals = signals
         let text = try TextLayouts()
         let icons = try IconLibrary()
         let config = try options.configPath.map { path throws(ToolbarConfig.Error) in try ToolbarConfig.load(path: path) }
@@ -86,6 +88,10 @@ final class DemoApplication {
         if let control {
             control.execute = { [weak self] request in self?.execute(request) ?? false }
             for source in control.sources { loop.add(source) }
+        }
+        if let signals {
+            signals.onSignal = { [weak self] _ in self?.quit(.closed) }
+            loop.add(signals.source)
         }
         if let dock {
             loop.add(EventLoop.Source(name: "dock", descriptor: { dock.fileDescriptor },

@@ -2,7 +2,8 @@ import BadgeX11
 
 /// The demo's exit statuses: one table, the same as the README's.
 enum ExitStatus: Int32, CaseIterable, Sendable {
-    /// Closed: the window manager's close button, Escape, Ctrl+Q or `quit`.
+    /// Closed: the window manager's close button, Escape, Ctrl+Q, `quit`, or SIGTERM / SIGINT
+    /// (logging out, Ctrl+C), after the queued control events are delivered.
     case closed = 0
     /// No `$DISPLAY`, or the display cannot be opened (the message names it); also an offscreen
     /// render (`--screenshot`, `--gallery`) that could not be written.
@@ -28,7 +29,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     /// The README's wording of what the status means.
     var meaning: String {
         switch self {
-        case .closed: return "closed (window manager, Escape, Ctrl+Q, `quit`)"
+        case .closed: return "closed (window manager, Escape, Ctrl+Q, `quit`), or ended by SIGTERM or SIGINT (logging out, Ctrl+C) after delivering the queued control events"
         case .cannotOpenDisplay: return "no `$DISPLAY`, or the display cannot be opened (the message names it)"
         case .badArguments: return "bad arguments (with the usage), or a bad config or icon file (naming the file and field)"
         case .connectionLost: return "the connection to the X server was lost (server killed, or a client such as xkill closed ours), within a second"

@@ -38,9 +38,18 @@ case .success(let options):
     if let path = options.galleryPath {
         renderAndExit { try BadgeGallery.render(to: path) }
     }
+    // SIGTERM and SIGINT become loop events from here on: one arriving during start-up waits and
+    // ends the app cleanly on the loop's first turn.
+    let signals: SignalWatcher?
+    do {
+        signals = try SignalWatcher(signals: [SIGTERM, SIGINT])
+    } catch {
+        StandardError.write("badge-demo: \(error); SIGTERM and SIGINT end the app at once")
+        signals = nil
+    }
     let app: DemoApplication
     do {
-        app = try DemoApplication(options: options)
+        app = try DemoApplication(options: options, signals: signals)
     } catch let error as DemoSetupError {
         exit(.badArguments, message: "\(error)")  // a bad icon file or button id, named in the message
     } catch let error as ToolbarConfig.Error {

@@ -51,7 +51,7 @@ public final class ToolbarRenderer {
         // in which one badge animates does not grow with the number of buttons.
         let visibleButtons = clip.map { toolbar.buttons(intersecting: $0) } ?? toolbar.buttons
         for button in visibleButtons {
-            drawButtonSurface(button, toolbarScale: scale, cr: cr)
+            drawButtonSurface(button, ring: button.isFocused && toolbar.focusIsVisible, toolbarScale: scale, cr: cr)
         }
         let presentations = visibleButtons.map { $0.badge.presentation(at: time) }
         // Icons go into a group from which the badges' rings are cut out (libadwaita-style knockout).
@@ -84,14 +84,14 @@ public final class ToolbarRenderer {
         return theme.background
     }
 
-    private func drawButtonSurface(_ button: ToolbarButton, toolbarScale: Double, cr: OpaquePointer) {
+    private func drawButtonSurface(_ button: ToolbarButton, ring: Bool, toolbarScale: Double, cr: OpaquePointer) {
         let frame = button.frame
         if button.isPressed || button.isHovered {
             CairoPaths.roundedRect(cr, frame, radius: 8)
             CairoPaths.setColor(cr, button.isPressed ? theme.pressedBackground : theme.hoverBackground)
             cairo_fill(cr)
         }
-        if button.isFocused {
+        if ring {
             // A ring of whole device pixels (2 logical, rounded), stroked on the pixel grid.
             let scale = max(toolbarScale, 0.5)
             let width = max(1, (2 * scale).rounded()) / scale

@@ -66,6 +66,7 @@ extension ToolbarHost {
         case XCB_BUTTON_PRESS:
             let (detail, point) = event.withEvent(as: xcb_button_press_event_t.self) { ($0.detail, logicalPoint($0.event_x, $0.event_y)) }
             tooltips?.hide(suppress: true)
+            toolbar.setFocusVisible(false)  // pointer use hides the ring, as :focus-visible does
             if let pointer = Self.pointerButton(detail), let (button, action, cause) = toolbar.pointerPressed(pointer, at: point) {
                 change(button, cause: cause) { action.apply(to: $0) }
             }
@@ -86,10 +87,11 @@ extension ToolbarHost {
     func handleKey(_ press: KeyPress) {
         if keyHandler?(press) == true { return }
         switch ToolbarKeyAction.action(for: press) {
-        case .focusNext: toolbar.moveFocus()
-        case .focusPrevious: toolbar.moveFocus(backward: true)
+        case .focusNext: toolbar.advanceFocus(backward: false)
+        case .focusPrevious: toolbar.advanceFocus(backward: true)
         case .badge(let action):
             guard let button = toolbar.focusedButton else { return }
+            toolbar.setFocusVisible(true)
             change(button, cause: .key) { action.apply(to: $0) }
         case nil: break
         }

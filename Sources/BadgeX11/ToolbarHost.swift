@@ -145,6 +145,7 @@ public final class ToolbarHost {
             throw .unavailable("text", reason: error.message)
         }
         toolbar.layout(size: toolbar.preferredSize, scale: scale, direction: toolbar.direction)
+        toolbar.focusFirstButton()
     }
 
     /// What the first frame does not need: the keymap, the tooltip window (and, through the first

@@ -28,6 +28,33 @@ fileprivate final class SevenPixelMeasurer: TextMeasuring {
         #expect(bell.iconFrame == Rect(x: 18, y: 18, width: 24, height: 24))
     }
 
+    @Test func aLargerWindowKeepsTheButtonsAtTheTopAndLeadingEdges() throws {
+        let toolbar = makeToolbar()
+        toolbar.layout(size: Size(width: 400, height: 300), scale: 1, direction: .leftToRight)
+        #expect(try #require(toolbar.button(id: "bell")).frame == Rect(x: 8, y: 8, width: 44, height: 44))
+        toolbar.layout(size: Size(width: 400, height: 300), scale: 1, direction: .rightToLeft)
+        #expect(try #require(toolbar.button(id: "bell")).frame == Rect(x: 400 - 8 - 44, y: 8, width: 44, height: 44))
+        // A shorter window than the toolbar centres the row rather than cutting its top off.
+        toolbar.layout(size: Size(width: 400, height: 40), scale: 1, direction: .leftToRight)
+        #expect(try #require(toolbar.button(id: "bell")).frame.minY == -2)
+    }
+
+    @Test func theFirstButtonHoldsAnInvisibleFocusUntilTheKeyboardIsUsed() throws {
+        let toolbar = makeToolbar()
+        toolbar.focusFirstButton()
+        #expect(toolbar.focusedButton?.id == "bell" && !toolbar.focusIsVisible)
+        _ = toolbar.takeDamage()
+        toolbar.advanceFocus(backward: false)
+        #expect(toolbar.focusedButton?.id == "bell" && toolbar.focusIsVisible, "the first Tab shows the ring in place")
+        #expect(toolbar.takeDamage() != nil, "showing the ring repaints the button")
+        toolbar.advanceFocus(backward: false)
+        #expect(toolbar.focusedButton?.id == "mail")
+        toolbar.setFocusVisible(false)
+        #expect(toolbar.focusedButton?.id == "mail" && !toolbar.focusIsVisible)
+        toolbar.advanceFocus(backward: true)
+        #expect(toolbar.focusedButton?.id == "bell" && toolbar.focusIsVisible, "Shift+Tab moves even from a hidden ring")
+    }
+
     @Test func rightToLeftMirrorsTheRow() throws {
         let toolbar = makeToolbar(direction: .rightToLeft)
         #expect(try #require(toolbar.button(id: "bell")).frame.minX == 58)

@@ -24,6 +24,12 @@ extension DemoSession {
         try sync()
     }
 
+    /// Whether `state` says the focus ring is shown.
+    func focusVisible() throws -> Bool? {
+        try app.writeLine("state")
+        return try app.readEvent(named: "state", timeout: 10)["focusVisible"]?.bool
+    }
+
     /// The id of the focused button from `state`, or nil.
     func focusedButton() throws -> String? {
         try command("state")
@@ -34,15 +40,44 @@ extension DemoSession {
 /// Keyboard input through xkbcommon-x11: focus, badge keys, demo keys, quitting, layout changes.
 @Suite("E2E: keyboard", .timeLimit(.minutes(1)))
 struct KeyboardTests {
+    @Test("A fresh window answers Space at once on the first button, without a ring; a click hides a shown ring")
+    func firstButtonHasTheFocusFromTheStart() throws {
+        let s = try DemoSession("keys-first")
+        try s.focusWindow()
+        try s.moveAwayAndSync()
+        let before = try s.capture()
+        try s.key(Keysym.space)
+        let change = try s.nextChange()
+        #expect(change["id"]?.string == "bell" && change["content"]?["count"]?.int == 4 && change["cause"]?.string == "key")
+        let bell = try s.state().button("bell")
+        let edge = PixelRect(x: bell.button.x, y: bell.button.y + bell.button.height / 2, width: 4, height: 4)
+        try s.sync()
+        #expect(try s.focusVisible() == true, "using a badge key shows the ring, as keyboard use does")
+        let ringed = try s.capture()
+        expectPixels(ringed.differingPixels(from: before, in: edge, tolerance: 16) > 0, "no ring after keyboard use",
+                     images: ["before": before, "ringed": ringed], test: "keys-first-ring")
+        try s.click(MouseButton.left, on: "mail")
+        _ = try s.nextChange()
+        try s.moveAwayAndSync()
+        #expect(try s.focusVisible() == false, "a pointer press hides the ring")
+        #expect(try s.focusedButton() == "bell", "the focus stays where it was")
+        let clicked = try s.capture()
+        expectPixels(clicked.differingPixels(from: before, in: edge, tolerance: 16) == 0, "the ring stayed after a click",
+                     images: ["before": before, "clicked": clicked], test: "keys-first-click")
+    }
+
     @Test("Tab and Shift+Tab move a visible focus ring; Space, Return, plus +1; minus, BackSpace -1; Delete, 0 clear")
     func focusAndBadgeKeys() throws {
         let s = try DemoSession("keys")
         try s.focusWindow()
         try s.moveAwayAndSync()
         let before = try s.capture()
-        #expect(try s.focusedButton() == nil)
-        try s.key(Keysym.tab)
+        // The first button holds the focus from the start, its ring hidden until the keyboard is used.
         #expect(try s.focusedButton() == "bell")
+        #expect(try s.focusVisible() == false)
+        try s.key(Keysym.tab)
+        #expect(try s.focusedButton() == "bell", "the first Tab shows the ring where the focus is")
+        #expect(try s.focusVisible() == true)
         let ringed = try s.capture()
         let bell = try s.state().button("bell")
         // The ring is drawn on the button's edge, away from the badge.
