@@ -5,7 +5,8 @@ SWIFT      ?= swift
 BUILD_PKGS := pkg-config libxcb1-dev libxcb-xtest0-dev libxcb-xkb-dev libxcb-icccm4-dev libxcb-shm0-dev libxcb-damage0-dev \
               libcairo2-dev libpango1.0-dev librsvg2-2 libxkbcommon-x11-dev libdbus-1-dev
 FONT_PKGS  := fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji fontconfig
-TEST_PKGS  := xvfb xauth x11-xkb-utils xkb-data imagemagick openbox i3-wm xdotool wmctrl dbus-daemon
+TEST_PKGS  := xvfb xauth x11-xkb-utils xkb-data imagemagick openbox i3-wm xdotool wmctrl dbus-daemon \
+              gettext desktop-file-utils appstream man-db
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO       := .build/release/badge-demo
 
@@ -123,6 +124,23 @@ bench: test-deps release-link c-baseline
 
 clean:
 	rm -rf .build Examples/.build
+
+# The gettext catalogues: po/<domain>/<lang>.po compiled into .build/locale/<lang>/LC_MESSAGES/<domain>.mo.
+LOCALE_DIR := .build/locale
+locale:
+	$(call install_missing,gettext)
+	@for po in po/*/*.po; do d=$$(basename $$(dirname $$po)); l=$$(basename $$po .po); \
+	  mkdir -p $(LOCALE_DIR)/$$l/LC_MESSAGES && msgfmt --check --check-format -o $(LOCALE_DIR)/$$l/LC_MESSAGES/$$d.mo $$po || exit 1; \
+	done
+
+# `make install` / `make uninstall`, with PREFIX (default /usr/local) and DESTDIR: the release binary,
+# the desktop file, the app icon (SVG and PNGs in hicolor), the AppStream metainfo, the man page and
+# the catalogues. The recipes are in install.mk.
+include install.mk
+install: release locale
+	$(MAKE) install-files
+
+.PHONY: locale install
 
 # Reliability: `make soak` runs the soak test at full length (100,000 animated changes) against the
 # release binary as `make release` links it; `make sanitize` the whole suite under AddressSanitizer

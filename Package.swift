@@ -34,7 +34,8 @@ let package = Package(
         .target(
             name: "BadgeResources",
             path: "Resources",
-            exclude: ["screenshot.png", "gallery.png", "scaling.png", "badge-demo.desktop", "badge-demo.order"],
+            exclude: ["screenshot.png", "gallery.png", "scaling.png", "badge-demo.desktop", "badge-demo.order",
+                      "badge-demo.svg", "badge-demo.1", "badge-demo.metainfo.xml", "hicolor"],
             sources: ["BundledIcons.swift"],
             resources: [
                 .embedInCode("Icons/bell.svg"), .embedInCode("Icons/mail.svg"),

@@ -82,11 +82,11 @@ ok "appstreamcli validate-tree --no-net $base"
 # The man page renders, and documents the new flags.
 out=$(MANWIDTH=80 man -l "$manpage" 2>&1); status=$?
 [ $status -eq 0 ] || { echo "$out" >&2; fail "man -l $manpage (status $status)"; }
-echo "$out" | grep -q -e '--no-state' || fail "man -l $manpage: the rendered page does not mention --no-state"
+echo "$out" | grep -q -e '--control' || fail "man -l $manpage: the rendered page does not mention --control"
 echo "$out" | grep -q '^NAME' || fail "man -l $manpage: no NAME section in the rendered page"
 warnings=$(groff -man -ww -z "$manpage" 2>&1)
 [ -z "$warnings" ] || { echo "$warnings" >&2; fail "groff -man -ww -z $manpage printed warnings"; }
-ok "man -l $manpage renders ($(echo "$out" | wc -l) lines, mentions --no-state; groff: no warnings)"
+ok "man -l $manpage renders ($(echo "$out" | wc -l) lines, mentions --control; groff: no warnings)"
 
 # The icons: the SVG is an SVG; each PNG has the PNG signature and an IHDR of N x N.
 grep -q '<svg' "$icons/scalable/apps/badge-demo.svg" || fail "$icons/scalable/apps/badge-demo.svg is not an SVG file"

@@ -27,7 +27,15 @@ extension ToolbarHost {
         }
         // What the user sees first: the badge is on its way to the server before anything else.
         if presented { try flush() }
-        if mapped, bufferPainted, !startupCompleted { completeStartup() }
+        if mapped, bufferPainted, !startupCompleted {
+            // One frame after the first frame is on its way: the server shows it before it serves
+            // the keymap and the window icon.
+            if let due = startupDueTime {
+                if now >= due { completeStartup() }
+            } else {
+                startupDueTime = now + 1 / Self.frameRate
+            }
+        }
         if startupCompleted, let identity, let publisher {
             let changes = publisher.request(WindowState(toolbar: toolbar, identity: identity, urgent: isUrgent),
                                             immediately: windowStateIsDueNow)
@@ -37,7 +45,7 @@ extension ToolbarHost {
         tooltips?.follow(toolbar, host: surface.window)
         tooltips?.fireIfDue(toolbar, host: surface.window, mapped: mapped)
         try flush()
-        if mapped && bufferPainted && !announcedReady {
+        if mapped && bufferPainted && startupCompleted && !announcedReady {
             announcedReady = true
             if !presented {
                 surface.present(surface.bounds)

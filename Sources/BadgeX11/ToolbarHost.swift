@@ -31,7 +31,8 @@ public final class ToolbarHost {
 
     /// What the host tells its owner.
     public enum Event {
-        /// The first frame is on the server (it has processed the copy).
+        /// The first frame is on the server (it has processed the copy), and the keyboard and
+        /// tooltips are set up: input from now on is answered.
         case ready
         /// A badge's content changed, by input or through ``change(_:cause:_:)``.
         case badgeChanged(ToolbarButton, cause: ChangeCause)
@@ -173,6 +174,8 @@ public final class ToolbarHost {
 
     /// True once ``completeStartup()`` ran.
     var startupCompleted = false
+    /// When ``completeStartup()`` is due (clock seconds), once the first frame is drawn.
+    var startupDueTime: Double?
 
     /// A sync waits: push the window state at the next refresh instead of coalescing it.
     var windowStateIsDueNow = false
@@ -248,6 +251,7 @@ public final class ToolbarHost {
         }
         if let due = tooltips?.dueTime { wake = min(wake ?? (due - now), due - now) }
         if let due = publisher?.dueTime { wake = min(wake ?? (due - now), due - now) }
+        if !startupCompleted, let due = startupDueTime { wake = min(wake ?? (due - now), due - now) }
         return wake
     }
 
