@@ -26,7 +26,8 @@ final class DemoApplication {
     /// icon file (naming it), or a drawing error when text or icons cannot be set up.
     init(options: DemoOptions, signals: SignalWatcher? = nil) throws {
         self.signals = signals
-        let text = try TextLayouts()
+        // Pango and the font configuration load on a helper thread while the window is opened.
+        let text = try TextLayouts(warmUp: options.screenshotPath == nil)
         let icons = try IconLibrary()
         let config = try options.configPath.map { path throws(ToolbarConfig.Error) in try ToolbarConfig.load(path: path) }
             ?? DemoToolbar.defaultConfig

@@ -106,9 +106,11 @@ public final class TextLayouts: TextMeasuring {
     /// Creates a text cache holding at most `capacity` shaped strings (older ones are dropped).
     ///
     /// Pango itself is loaded (dlopen) the first time text is measured or drawn, or by ``load()``:
-    /// a window can be on the screen before its libraries are mapped.
-    public init(capacity: Int = 512) throws {
+    /// a window can be on the screen before its libraries are mapped. With `warmUp`, a
+    /// short-lived thread loads Pango and reads the font configuration meanwhile (once per process).
+    public init(capacity: Int = 512, warmUp: Bool = false) throws {
         self.capacity = max(capacity, 16)
+        if warmUp { badge_text_warm_up() }
     }
 
     deinit {

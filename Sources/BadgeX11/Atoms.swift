@@ -33,12 +33,19 @@ package struct Atoms: Sendable {
     /// _NET_SUPPORTING_WM_CHECK: present on the root window while an EWMH window manager runs.
     package let netSupportingWMCheck: xcb_atom_t
 
+    /// _NET_STARTUP_ID: the launcher's startup-notification id, on the window.
+    package let netStartupID: xcb_atom_t
+    /// _NET_STARTUP_INFO_BEGIN: the first part of a startup-notification message.
+    package let netStartupInfoBegin: xcb_atom_t
+    /// _NET_STARTUP_INFO: the following parts.
+    package let netStartupInfo: xcb_atom_t
+
     /// Interns every atom with one round trip.
     package init(connection: XConnection) throws(X11Error) {
         let names = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_NAME", "_NET_WM_NAME", "UTF8_STRING", "_NET_WM_PID",
                      "_NET_WM_PING", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "RESOURCE_MANAGER",
                      "_NET_WM_WINDOW_TYPE_TOOLTIP", "_NET_WM_ICON", "_NET_WM_STATE", "_NET_WM_STATE_DEMANDS_ATTENTION",
-                     "_NET_SUPPORTING_WM_CHECK"]
+                     "_NET_SUPPORTING_WM_CHECK", "_NET_STARTUP_ID", "_NET_STARTUP_INFO_BEGIN", "_NET_STARTUP_INFO"]
         let atoms = try connection.internAtoms(names)
         func atom(_ name: String) -> xcb_atom_t { atoms[name] ?? 0 }
         wmProtocols = atom("WM_PROTOCOLS")
@@ -56,5 +63,8 @@ package struct Atoms: Sendable {
         netWMState = atom("_NET_WM_STATE")
         netWMStateDemandsAttention = atom("_NET_WM_STATE_DEMANDS_ATTENTION")
         netSupportingWMCheck = atom("_NET_SUPPORTING_WM_CHECK")
+        netStartupID = atom("_NET_STARTUP_ID")
+        netStartupInfoBegin = atom("_NET_STARTUP_INFO_BEGIN")
+        netStartupInfo = atom("_NET_STARTUP_INFO")
     }
 }

@@ -126,6 +126,9 @@ public final class ToolbarHost {
                                                 identity: identity, size: size, minimum: minimum)
             self.properties = properties
             properties.setTitle(identity.titleShowsTotal ? toolbar.title(base: identity.title) : identity.title)
+            let notification = StartupNotification.take()
+            notification?.announce(on: surface.window, connection: connection, atoms: atoms)
+            startup = notification
         case .child(let parent, let x, let y):
             identity = nil
             surface = try WindowSurface(connection: connection, parent: parent, x: x, y: y,
@@ -155,6 +158,8 @@ public final class ToolbarHost {
     func completeStartup() {
         guard !startupCompleted else { return }
         startupCompleted = true
+        startup?.complete(from: surface.window, connection: connection, atoms: atoms)
+        startup = nil
         do {
             keyboard = try Keyboard(connection: connection)
         } catch {
@@ -172,6 +177,8 @@ public final class ToolbarHost {
         }
     }
 
+    /// The launcher's startup notification, answered once the first frame is on the screen.
+    var startup: StartupNotification?
     /// True once ``completeStartup()`` ran.
     var startupCompleted = false
     /// When ``completeStartup()`` is due (clock seconds), once the first frame is drawn.

@@ -66,3 +66,37 @@ static inline int badge_pango_load(BadgePango *pango) {
 /// The last dlopen/dlsym error, or NULL.
 static inline const char *badge_pango_error(void) { return dlerror(); }
 
+
+// Text warm-up: loading Pango's libraries (~18) and fontconfig's first FcInit (its configuration
+// and caches) take several milliseconds that the first shaped text waits for. A short-lived
+// thread does both while the main thread connects to the X server and maps its window. dlopen and
+// FcInit are thread-safe, and the thread touches nothing else; badge_pango_load later finds the
+// library already loaded. Started once per process; a failure only loses the head start.
+#include <pthread.h>
+
+static void *badge_text_warm_up_main(void *unused) {
+    (void)unused;
+    void *pango = dlopen("libpangocairo-1.0.so.0", RTLD_NOW | RTLD_LOCAL);
+    void *fontconfig = dlopen("libfontconfig.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (fontconfig) {
+        int (*init)(void) = (int (*)(void))dlsym(fontconfig, "FcInit");
+        if (init) init();
+    }
+    (void)pango;  /* kept loaded: the main thread opens it again */
+    return NULL;
+}
+
+static void badge_text_warm_up_start(void) {
+    pthread_attr_t attributes;
+    if (pthread_attr_init(&attributes) != 0) return;
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    pthread_t thread;
+    (void)pthread_create(&thread, &attributes, badge_text_warm_up_main, NULL);
+    pthread_attr_destroy(&attributes);
+}
+
+/// Starts the warm-up thread, once per process.
+static inline void badge_text_warm_up(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, badge_text_warm_up_start);
+}

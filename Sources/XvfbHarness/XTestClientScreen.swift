@@ -119,3 +119,46 @@ extension XTestClient {
         return atoms
     }
 }
+
+extension XTestClient {
+    /// Starts receiving the startup-notification messages sent to the root window (they go to
+    /// clients that select PropertyChange on it).
+    public func watchStartupNotifications() throws {
+        let values: [UInt32] = [XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue]
+        let change = xcb_change_window_attributes_checked(connection, root, XCB_CW_EVENT_MASK.rawValue, values)
+        if let error = xcb_request_check(connection, change) {
+            free(error)
+            throw HarnessError("cannot select PropertyChange on the root window of \(display)")
+        }
+    }
+
+    /// The next whole startup-notification message (the text of _NET_STARTUP_INFO_BEGIN and the
+    /// _NET_STARTUP_INFO parts that follow, up to its NUL) and the window that sent it; nil on timeout.
+    public func nextStartupNotification(timeout: Double) throws -> (text: String, window: UInt32)? {
+        let begin = try atom("_NET_STARTUP_INFO_BEGIN"), more = try atom("_NET_STARTUP_INFO")
+        var bytes: [UInt8] = []
+        var started = false
+        let deadline = Deadline(seconds: timeout)
+        while !deadline.hasPassed {
+            if let event = xcb_poll_for_event(connection) {
+                defer { free(event) }
+                guard event.pointee.response_type & 0x7f == UInt8(XCB_CLIENT_MESSAGE) else { continue }
+                let message = UnsafeMutableRawPointer(event).assumingMemoryBound(to: xcb_client_message_event_t.self).pointee
+                guard message.format == 8, message.type == begin || (started && message.type == more) else { continue }
+                if message.type == begin { bytes = []; started = true }
+                var data = message.data
+                let chunk = withUnsafeBytes(of: &data) { Array($0.prefix(20)) }
+                if let end = chunk.firstIndex(of: 0) {
+                    bytes += chunk[..<end]
+                    return (String(decoding: bytes, as: UTF8.self), message.window)
+                }
+                bytes += chunk
+                continue
+            }
+            if hasConnectionError { throw HarnessError("connection to \(display) broke") }
+            var descriptors = [pollfd(fd: xcb_get_file_descriptor(connection), events: Int16(POLLIN), revents: 0)]
+            _ = poll(&descriptors, 1, max(1, deadline.remainingMilliseconds))
+        }
+        return nil
+    }
+}

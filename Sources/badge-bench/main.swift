@@ -173,13 +173,17 @@ func benchOutside(demo: String, rounds: Int) throws {
         OutsideBenchmark.Program(name: "bare C (XCB + cairo)", executable: ".build/peers/c-badge-toolbar", targets: toolkitTargets),
         OutsideBenchmark.Program(name: "badge-demo", executable: demo, targets: OutsideBenchmark.demoTargets()),
     ]
-    if access("/usr/bin/wish", X_OK) == 0 {
+    let peersWanted = getenv("BADGE_BENCH_NO_PEERS") == nil   // for quick profiling runs: C and badge-demo only
+    if !peersWanted {
+        print("Tk and GTK 3: skipped (BADGE_BENCH_NO_PEERS)")
+    } else if access("/usr/bin/wish", X_OK) == 0 {
         programs.append(OutsideBenchmark.Program(name: "Tk 8.6", executable: "/usr/bin/wish",
                                                  arguments: ["Benchmarks/peers/badge-toolbar.tcl"], targets: toolkitTargets))
     } else {
         print("Tk: not measured (/usr/bin/wish is missing: run `make peers` first)")
     }
-    if access(".build/peers/gtk3-badge-toolbar", X_OK) == 0 {
+    if !peersWanted {
+    } else if access(".build/peers/gtk3-badge-toolbar", X_OK) == 0 {
         // No accessibility bus here: do not let GTK wait for one.
         programs.append(OutsideBenchmark.Program(name: "GTK 3", executable: ".build/peers/gtk3-badge-toolbar",
                                                  environment: ["NO_AT_BRIDGE": "1"], targets: toolkitTargets))
