@@ -19,6 +19,7 @@ final class DemoApplication {
     private var control: ControlChannel?
     private var dock: LauncherEntry?
     private let signals: SignalWatcher?
+    private var saved: SavedCounts?
     private var exitStatus: ExitStatus?
     private var updatesBlinkRequested = false
 
@@ -38,6 +39,21 @@ final class DemoApplication {
         renderer = ToolbarRenderer(theme: options.theme, text: text, icons: icons)
         toolbar = try DemoToolbar.make(config: config, configFile: options.configPath, options: options, clock: clock,
                                        text: text, icons: icons)
+        // The counts of the last run, for the buttons that still exist; --count wins.
+        if options.screenshotPath == nil,
+           let path = SavedCounts.path(options: options, environment: { getenv($0).map { String(cString: $0) } }) {
+            let saved = SavedCounts(path: path, clock: clock)
+            saved.warn = { StandardError.write("badge-demo: \($0)") }
+            let contents = saved.load()
+            for button in toolbar.buttons where options.counts[button.id] == nil {
+                if let content = contents[button.id] {
+                    button.badge.reducesMotion = true
+                    button.badge.value = content
+                    button.badge.reducesMotion = options.reduceMotion
+                }
+            }
+            self.saved = saved
+        }
     }
 
     /// Renders the window offscreen, as it first appears, to a PNG file.
@@ -72,6 +88,8 @@ final class DemoApplication {
             // `sync` then `quit` in one write: draw what the commands before them changed and answer.
             try? host.refresh()
         }
+        // A clean exit saves what is shown (a lost connection too: the counts are still right).
+        saved?.writeIfDue(toolbar, force: true)
         // Give a reader half a second to take the last events (a script waiting for them after quit).
         control?.finish(timeout: exitStatus == .connectionLost ? 0.2 : 0.5)
         host = nil
@@ -89,6 +107,13 @@ final class DemoApplication {
         if let control {
             control.execute = { [weak self] request in self?.execute(request) ?? false }
             for source in control.sources { loop.add(source) }
+        }
+        if let saved {
+            loop.addDeadline(named: "state") { saved.timeUntilDue }
+            loop.addPreparation(named: "state") { [toolbar] in
+                saved.writeIfDue(toolbar)
+                return false
+            }
         }
         if let signals {
             signals.onSignal = { [weak self] _ in self?.quit(.closed) }
@@ -112,6 +137,7 @@ final class DemoApplication {
             if let host { control?.emit(ControlEvents.ready(host)) }
         case .badgeChanged(let button, let cause):
             control?.emit(ControlEvents.change(button, cause: cause))
+            saved?.changed()
         case .tooltipChanged(let info):
             control?.emit(ControlEvents.tooltip(info))
         case .urgencyChanged(let on):

@@ -20,6 +20,10 @@ struct DemoOptions: Equatable, Sendable {
     var icons: [String: String] = [:]
     /// Build the toolbar from this JSON file (`--config FILE`).
     var configPath: String?
+    /// Where the counts are kept across restarts (`--state FILE`); nil: the XDG state folder.
+    var statePath: String?
+    /// Keep no counts across restarts (`--no-state`).
+    var noState = false
     /// Render the badge gallery to this PNG and exit (`--gallery FILE`).
     var galleryPath: String?
     /// True when `--theme` was given (it then wins over the config file's theme).
@@ -36,7 +40,7 @@ struct DemoOptions: Equatable, Sendable {
     static let buttonIDs = DemoToolbar.defaultConfig.buttons.map(\.id)
 
     /// The flags that take a value (`--flag VALUE` or `--flag=VALUE`); every other flag takes none.
-    private static let flagsWithValues: Set<String> = ["--count", "--icon", "--screenshot", "--scale", "--theme", "--config", "--gallery"]
+    private static let flagsWithValues: Set<String> = ["--count", "--icon", "--screenshot", "--scale", "--theme", "--config", "--gallery", "--state"]
 
     /// A rejected command line.
     struct Error: Swift.Error, Equatable, Sendable {
@@ -59,6 +63,8 @@ struct DemoOptions: Equatable, Sendable {
           --rtl               right-to-left layout
           --icon ID=PATH      draw button ID with the SVG file at PATH
           --config FILE       build the toolbar from a JSON file (buttons, icons, labels, content, styles, theme, scale)
+          --state FILE        keep the counts across restarts in FILE (default: $XDG_STATE_HOME/badge-demo/state.json)
+          --no-state          keep no counts across restarts
           --gallery FILE      render every badge kind and animation frame to a PNG file and exit
           --help              show this help and exit
           --version           show the version and exit
@@ -92,6 +98,7 @@ struct DemoOptions: Equatable, Sendable {
             case "--control": options.control = true
             case "--reduce-motion": options.reduceMotion = true
             case "--rtl": options.rightToLeft = true
+            case "--no-state": options.noState = true
             case "--count":
                 switch next().flatMap(parseCount) {
                 case .success(let (id, count)): options.counts[id] = count
@@ -102,11 +109,12 @@ struct DemoOptions: Equatable, Sendable {
                 case .success(let (id, path)): options.icons[id] = path
                 case .failure(let error): return .failure(error)
                 }
-            case "--config", "--gallery", "--screenshot":
+            case "--config", "--gallery", "--screenshot", "--state":
                 switch next() {
                 case .success(let path) where !path.isEmpty:
                     switch argument {
                     case "--config": options.configPath = path
+                    case "--state": options.statePath = path
                     case "--gallery": options.galleryPath = path
                     default: options.screenshotPath = path
                     }

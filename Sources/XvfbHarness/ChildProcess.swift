@@ -218,7 +218,26 @@ public final class ChildProcess {
                       "posix_spawnattr_setflags")
 
             let argv = ([path] + arguments).map { strdup($0) }
-            let envp = environment.entries().map { strdup($0) }
+            // Hermetic: every child gets XDG config, state, data and cache folders of its own (unless
+            // the test names its own), so nothing it writes reaches the user's files or the next test.
+            var entries = environment.entries()
+            let xdg = ["XDG_CONFIG_HOME": "config", "XDG_STATE_HOME": "state", "XDG_DATA_HOME": "data", "XDG_CACHE_HOME": "cache"]
+            let missing = xdg.keys.filter { name in !entries.contains { $0.hasPrefix(name + "=") } }
+            if !missing.isEmpty, environment.base == nil {
+                var template = Array("/tmp/badgekit-test-xdg-XXXXXX".utf8CString)
+                let made = template.withUnsafeMutableBufferPointer { buffer in
+                    buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+                }
+                if let folder = made {
+                    privateFolder = folder
+                    for name in missing.sorted() {
+                        let path = folder + "/" + (xdg[name] ?? name)
+                        mkdir(path, 0o700)
+                        entries.append("\(name)=\(path)")
+                    }
+                }
+            }
+            let envp = entries.map { strdup($0) }
             defer { for p in argv { free(p) }; for p in envp { free(p) } }
             var childPID: pid_t = 0
             let rc: Int32 = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
@@ -246,7 +265,11 @@ public final class ChildProcess {
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         }
         for fd in [stdinFD, stdoutFD, stderrFD, pidFD] where fd >= 0 { close(fd) }
+        if let privateFolder { removeTree(privateFolder) }
     }
+
+    /// The child's own XDG folders (removed with it), or nil when the test gave its own.
+    public private(set) var privateFolder: String?
 
     // MARK: stdin
 

@@ -155,3 +155,24 @@ public var addressSanitizerIsActive: Bool {
     defer { dlclose(handle) }
     return dlsym(handle, "__asan_init") != nil
 }
+
+/// Removes `path` and everything below it (like `rm -rf`, without following links); quietly
+/// leaves what it cannot remove.
+public func removeTree(_ path: String) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return }
+    if info.st_mode & S_IFMT == S_IFDIR, let directory = opendir(path) {
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(directory)
+        for name in names { removeTree(path + "/" + name) }
+        rmdir(path)
+    } else {
+        unlink(path)
+    }
+}

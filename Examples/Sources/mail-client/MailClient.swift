@@ -89,6 +89,9 @@ final class MailClient {
             let unread = messages.unreadCount
             host.change(inbox, cause: .click) { $0.value = .count(unread) }
             redrawContent()
+            // The list's new pixels are on the server before anyone is told.
+            try? connection.flush()
+            connection.roundTrip()
             Self.say(#"{"event":"read","row":\#(row),"unread":\#(unread)}"#)
         case .closeRequested, .destroyed:
             running = false
