@@ -21,6 +21,7 @@ let package = Package(
         systemLibrary("CXCBTest", pkgConfig: "xcb-xtest", apt: ["libxcb-xtest0-dev"]),
         systemLibrary("CXCBICCCM", pkgConfig: nil, apt: ["libxcb-icccm4-dev"]),  // header only: structs and flag names
         systemLibrary("CXCBShm", pkgConfig: "xcb-shm", apt: ["libxcb-shm0-dev"]),
+        systemLibrary("CXCBSync", pkgConfig: "xcb-sync", apt: ["libxcb-sync-dev"]),
         systemLibrary("CXCBDamage", pkgConfig: "xcb-damage", apt: ["libxcb-damage0-dev"]),  // test harness only
         systemLibrary("CCairo", pkgConfig: "cairo", apt: ["libcairo2-dev"]),
         systemLibrary("CPangoCairo", pkgConfig: nil, apt: ["libpango-1.0-0", "libpangocairo-1.0-0"]),  // dlopen()ed when text is first shaped
@@ -58,7 +59,7 @@ let package = Package(
         // tooltips, the window icon, the event loop and the toolbar host. It knows no application.
         .target(
             name: "BadgeX11",
-            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CXCBICCCM", "CXCBShm", "CCairo", "CXKBCommonX11", "CLinuxEvents"]
+            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CXCBICCCM", "CXCBShm", "CXCBSync", "CCairo", "CXKBCommonX11", "CLinuxEvents"]
         ),
         // The demo application on that shell: options, the demo toolbar and keys, the control
         // channel, the dock badge and the exit statuses. The product keeps its name, badge-demo.
@@ -73,7 +74,7 @@ let package = Package(
         .executableTarget(name: "badge-icon-masks", dependencies: ["BadgeDrawing", "BadgeResources"]),
 
         // Test support: private Xvfb servers, XTEST input, GetImage capture, child processes.
-        .target(name: "XvfbHarness", dependencies: ["BadgeCore", "BadgeX11", "CXCB", "CXCBTest", "CXCBDamage", "CDBus"]),
+        .target(name: "XvfbHarness", dependencies: ["BadgeCore", "BadgeX11", "CXCB", "CXCBTest", "CXCBDamage", "CXCBSync", "CDBus"]),
 
         .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
         .testTarget(

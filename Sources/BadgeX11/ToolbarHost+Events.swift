@@ -120,6 +120,9 @@ extension ToolbarHost {
         let protocolAtom = message.data.data32.0
         if protocolAtom == atoms.wmDeleteWindow {
             onEvent?(.closeRequested)
+        } else if protocolAtom == atoms.netWMSyncRequest, let resizeSync {
+            // The value to reach once the frame for the coming ConfigureNotify is drawn.
+            resizeSync.request(low: message.data.data32.2, high: message.data.data32.3)
         } else if protocolAtom == atoms.netWMPing {
             // Answer the window manager's ping by sending the message back to the root window.
             var reply = message

@@ -25,6 +25,11 @@ extension ToolbarHost {
             self.exposed = nil
             presented = true
         }
+        // A window manager waiting for the frame of a new size gets it: the counter follows the upload.
+        if let resizeSync, resizeSync.isPending, bufferPainted {
+            resizeSync.frameDrawn()
+            presented = true
+        }
         // What the user sees first: the badge is on its way to the server before anything else.
         if presented { try flush() }
         if mapped, bufferPainted, !startupCompleted {

@@ -122,8 +122,10 @@ public final class ToolbarHost {
             self.identity = identity
             surface = try WindowSurface(connection: connection, width: size.width, height: size.height, what: "the window")
             let minimum = toolbar.metrics.preferredSize(buttonCount: 1).pixels(scale: scale)
+            let sync = ResizeSync(connection: connection)
+            resizeSync = sync
             let properties = TopLevelProperties(connection: connection, atoms: atoms, window: surface.window,
-                                                identity: identity, size: size, minimum: minimum)
+                                                identity: identity, size: size, minimum: minimum, syncCounter: sync?.counter)
             self.properties = properties
             properties.setTitle(identity.titleShowsTotal ? toolbar.title(base: identity.title) : identity.title)
             let notification = StartupNotification.take()
@@ -177,6 +179,8 @@ public final class ToolbarHost {
         }
     }
 
+    /// `_NET_WM_SYNC_REQUEST` for a top-level window (nil without the SYNC extension).
+    var resizeSync: ResizeSync?
     /// The launcher's startup notification, answered once the first frame is on the screen.
     var startup: StartupNotification?
     /// True once ``completeStartup()`` ran.

@@ -17,13 +17,18 @@ package final class TopLevelProperties {
 
     /// Writes the static properties of `window` for `identity`, with `minimum` as the smallest size
     /// (device pixels) and `size` as the program-specified size.
+    /// With `syncCounter`, the window takes part in `_NET_WM_SYNC_REQUEST` (protocol and counter).
     package init(connection x: XConnection, atoms: Atoms, window: xcb_window_t, identity: ApplicationIdentity,
-                 size: (width: Int, height: Int), minimum: (width: Int, height: Int)) {
+                 size: (width: Int, height: Int), minimum: (width: Int, height: Int), syncCounter: UInt32? = nil) {
         self.x = x
         self.atoms = atoms
         self.window = window
         x.setProperty(XCB_ATOM_WM_CLASS.rawValue, of: window, type: XCB_ATOM_STRING.rawValue, bytes: identity.wmClassBytes)
-        x.setProperty32(atoms.wmProtocols, of: window, type: XCB_ATOM_ATOM.rawValue, values: [atoms.wmDeleteWindow, atoms.netWMPing])
+        x.setProperty32(atoms.wmProtocols, of: window, type: XCB_ATOM_ATOM.rawValue,
+                        values: [atoms.wmDeleteWindow, atoms.netWMPing] + (syncCounter == nil ? [] : [atoms.netWMSyncRequest]))
+        if let syncCounter {
+            x.setProperty32(atoms.netWMSyncRequestCounter, of: window, type: XCB_ATOM_CARDINAL.rawValue, values: [syncCounter])
+        }
         setUrgent(false)
         var hints = xcb_size_hints_t()
         hints.flags = XCB_ICCCM_SIZE_HINT_P_SIZE.rawValue | XCB_ICCCM_SIZE_HINT_P_MIN_SIZE.rawValue

@@ -1,6 +1,7 @@
 import BadgeCore
 import CXCB
 import CXCBDamage
+import CXCBSync
 import Glibc
 
 /// The screen watched from outside, the same way for every program the benchmark runs: a DAMAGE
@@ -160,5 +161,35 @@ extension XTestClient {
             _ = poll(&descriptors, 1, max(1, deadline.remainingMilliseconds))
         }
         return nil
+    }
+}
+
+extension XTestClient {
+    /// Sends `_NET_WM_SYNC_REQUEST` with `value` to `window`, as a compositing window manager does
+    /// before it resizes the window.
+    public func sendSyncRequest(window: UInt32, value: UInt64) throws {
+        let protocols = try atom("WM_PROTOCOLS"), request = try atom("_NET_WM_SYNC_REQUEST")
+        var event = xcb_client_message_event_t()
+        event.response_type = UInt8(XCB_CLIENT_MESSAGE)
+        event.format = 32
+        event.window = window
+        event.type = protocols
+        event.data.data32 = (request, 0, UInt32(truncatingIfNeeded: value), UInt32(truncatingIfNeeded: value >> 32), 0)
+        withUnsafeBytes(of: &event) { raw in
+            _ = xcb_send_event(connection, 0, window, 0, raw.baseAddress?.assumingMemoryBound(to: CChar.self))
+        }
+        try sync()
+    }
+
+    /// The value of the SYNC counter named by `window`'s `_NET_WM_SYNC_REQUEST_COUNTER`, or nil
+    /// when it has none.
+    public func syncCounterValue(window: UInt32) throws -> UInt64? {
+        let ids = try cardinals(window: window, name: "_NET_WM_SYNC_REQUEST_COUNTER")
+        guard let counter = ids.first else { return nil }
+        let version = try reply("SYNC Initialize") { xcb_sync_initialize_reply($0, xcb_sync_initialize($0, 3, 1), $1) }
+        free(version)
+        let value = try reply("SYNC QueryCounter") { xcb_sync_query_counter_reply($0, xcb_sync_query_counter($0, counter), $1) }
+        defer { free(value) }
+        return UInt64(UInt32(bitPattern: value.pointee.counter_value.hi)) << 32 | UInt64(value.pointee.counter_value.lo)
     }
 }

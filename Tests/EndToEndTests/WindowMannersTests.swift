@@ -55,7 +55,8 @@ struct WindowMannersTests {
         let hints = try s.x.cardinals(window: s.window, name: "WM_NORMAL_HINTS")
         #expect(hints.count == 18 && hints[0] & (1 << 4) != 0, "PMinSize missing: \(hints)")
         #expect(hints.count == 18 && hints[5] > 0 && hints[6] > 0 && Int(hints[5]) <= s.size.width)
-        #expect(try s.x.cardinals(window: s.window, name: "WM_PROTOCOLS").count == 2)
+        let protocols = try s.x.cardinals(window: s.window, name: "WM_PROTOCOLS")
+        #expect(try protocols == [s.x.atom("WM_DELETE_WINDOW"), s.x.atom("_NET_WM_PING"), s.x.atom("_NET_WM_SYNC_REQUEST")])
     }
 
     @Test("A count rising while unfocused sets the urgency hint and DEMANDS_ATTENTION; focus clears them")
