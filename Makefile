@@ -25,8 +25,11 @@ endef
 deps:
 	$(call install_missing,$(BUILD_PKGS) $(FONT_PKGS))
 
+# The locales the tests run the app in (German digit grouping, Arabic right to left), generated once.
+TEST_LOCALES := de_DE ar_EG
 test-deps: deps
-	$(call install_missing,$(TEST_PKGS))
+	$(call install_missing,$(TEST_PKGS) locales)
+	@for l in $(TEST_LOCALES); do locale -a 2>/dev/null | grep -qi "^$$l.utf-\?8$$" || $(SUDO) localedef -i $$l -f UTF-8 $$l.UTF-8; done
 
 build: deps
 	$(SWIFT) build
@@ -67,7 +70,7 @@ run: release
 # Unit, golden-image and end-to-end tests; the end-to-end tests start their own Xvfb servers.
 # The Examples package is built first (debug and release): its programs are tested as an outside
 # user's would be.
-test: test-deps examples
+test: test-deps examples locale
 	$(SWIFT) build
 	$(SWIFT) test --disable-xctest
 
@@ -79,7 +82,7 @@ examples: deps
 
 # The end-to-end tests once more, driving the release binary exactly as `make release` links it
 # (static runtime, lld, order file) instead of the debug build.
-test-release: test-deps release examples
+test-release: test-deps release examples locale
 	$(SWIFT) build --build-tests
 	BADGE_DEMO_PATH=$(CURDIR)/$(DEMO) $(SWIFT) test --skip-build --disable-xctest --filter EndToEndTests
 
@@ -156,7 +159,7 @@ soak: test-deps release
 
 # Every sanitized process (the test runner and each badge-demo it starts) writes any ASan report to
 # $(ASAN_LOGS)/asan.PID; the target fails when one exists, even if the tests passed.
-sanitize: test-deps examples
+sanitize: test-deps examples locale
 	$(SWIFT) build --sanitize=address --scratch-path $(ASAN_BUILD)
 	rm -rf $(ASAN_LOGS) && mkdir -p $(ASAN_LOGS)
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:log_path=$(abspath $(ASAN_LOGS))/asan \

@@ -248,21 +248,26 @@ public final class BadgeController {
 
     // MARK: Accessibility
 
-    /// "Mail, 3 unread", "Mail, more than 99 unread", "Notifications, new" (dot), "Mail, New" (text), "Mail" (none/hidden).
+    /// The words of ``accessibilityDescription``, in the user's language (English by default).
+    public var strings: BadgeStrings = .english
+
+    /// "Mail, 3 unread", "Mail, more than 99 unread", "Notifications, new" (dot), "Mail, New" (text), "Mail" (none/hidden),
+    /// in the words of ``strings``.
     /// Text is read in full (not truncated); an empty `accessibilityLabel` leaves just the detail ("3 unread").
     public var accessibilityDescription: String {
         let name = BadgeFormat.cleaned(accessibilityLabel)
         var detail: String?
         switch (label, content) {
         case (.hidden, _): detail = nil
-        case (.dot, _): detail = "new"
+        case (.dot, _): detail = strings.new()
         case (.text, .count(let value)):
-            detail = format.overflows(value) ? "more than \(format.effectiveMaximumCount) unread" : "\(value) unread"
+            detail = format.overflows(value)
+                ? strings.moreThan(strings.number(format.effectiveMaximumCount)) : strings.unread(value, strings.number(value))
         case (.text(let shown), let other):
             if case .text(let full) = other { detail = BadgeFormat.cleaned(full) } else { detail = shown }
         }
         guard let detail else { return name }
-        return name.isEmpty ? detail : "\(name), \(detail)"
+        return name.isEmpty ? detail : strings.join(name, detail)
     }
 
     // MARK: Benchmark and diagnostics

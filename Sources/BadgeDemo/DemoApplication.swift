@@ -6,9 +6,11 @@ import Glibc
 /// The badge demo: a ``ToolbarHost`` in a top-level window, on an ``EventLoop`` with the control
 /// channel (`--control`) and the dock badge beside it. Everything else is the shell's.
 final class DemoApplication {
-    /// Who the demo is to the desktop.
-    static let identity = ApplicationIdentity(instanceName: "badge-demo", className: "BadgeDemo", title: "Badges",
-                                              desktopFileID: "badge-demo", iconName: "bell")
+    /// The demo's own gettext domain (its title and button labels).
+    static let domain = "badge-demo"
+
+    /// Who the demo is to the desktop, its title in the user's language.
+    let identity: ApplicationIdentity
 
     private let options: DemoOptions
     private let clock = SystemClock()
@@ -25,20 +27,36 @@ final class DemoApplication {
 
     /// Prepares the toolbar, text and icons; throws ``DemoSetupError`` for an unusable config or
     /// icon file (naming it), or a drawing error when text or icons cannot be set up.
-    init(options: DemoOptions, signals: SignalWatcher? = nil) throws {
+    init(options: DemoOptions, locale: DesktopLocale = .adopt(), signals: SignalWatcher? = nil) throws {
         self.signals = signals
+        identity = ApplicationIdentity(instanceName: "badge-demo", className: "BadgeDemo",
+                                       title: locale.translate("Badges", domain: Self.domain), desktopFileID: "badge-demo", iconName: "bell")
         // Pango and the font configuration load on a helper thread while the window is opened.
         let text = try TextLayouts(warmUp: options.screenshotPath == nil)
+        text.language = locale.languageTag
         let icons = try IconLibrary()
-        let config = try options.configPath.map { path throws(ToolbarConfig.Error) in try ToolbarConfig.load(path: path) }
+        var config = try options.configPath.map { path throws(ToolbarConfig.Error) in try ToolbarConfig.load(path: path) }
             ?? DemoToolbar.defaultConfig
+        if options.configPath == nil {
+            // The bundled buttons' labels in the user's language (a config file's are the user's own).
+            for index in config.buttons.indices {
+                config.buttons[index].label = locale.translate(config.buttons[index].label, domain: Self.domain)
+            }
+        }
+        // Digits grouped as the locale groups them, where a badge groups them.
+        if !locale.groupingSeparator.isEmpty {
+            for index in config.buttons.indices { config.buttons[index].format.groupingSeparator = locale.groupingSeparator }
+        }
         var options = options
+        if options.rightToLeft == nil { options.rightToLeft = locale.direction == .rightToLeft }
         if options.scale == nil { options.scale = config.scale }
         if !options.themeFromFlag, let theme = config.theme { options.theme = theme }
         self.options = options
         renderer = ToolbarRenderer(theme: options.theme, text: text, icons: icons)
         toolbar = try DemoToolbar.make(config: config, configFile: options.configPath, options: options, clock: clock,
                                        text: text, icons: icons)
+        let strings = locale.badgeStrings
+        for button in toolbar.buttons { button.badge.strings = strings }
         // The counts of the last run, for the buttons that still exist; --count wins.
         if options.screenshotPath == nil,
            let path = SavedCounts.path(options: options, environment: { getenv($0).map { String(cString: $0) } }) {
@@ -68,11 +86,11 @@ final class DemoApplication {
         signal(SIGPIPE, SIG_IGN)
         do {
             let host = try ToolbarHost(toolbar: toolbar, renderer: renderer, connection: try XConnection(),
-                                       placement: .topLevel(Self.identity), scale: options.scale, clock: clock)
+                                       placement: .topLevel(identity), scale: options.scale, clock: clock)
             self.host = host
             if options.control { control = ControlChannel(acceptsDebugCommands: options.debugCommands) }
             dock = LauncherEntry(environment: getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) },
-                                 desktopFileID: Self.identity.desktopFileID)
+                                 desktopFileID: identity.desktopFileID)
             wire(host)
             try loop.run()
         } catch let error as X11Error {

@@ -14,8 +14,8 @@ struct DemoOptions: Equatable, Sendable {
     var scale: Double?
     /// Colour theme (`--theme light|dark`).
     var theme: Theme = .light
-    /// Right-to-left layout (`--rtl`).
-    var rightToLeft = false
+    /// The layout direction asked for: `--rtl` (true) or `--ltr` (false); nil: the locale's.
+    var rightToLeft: Bool?
     /// Icon overrides by button id (`--icon bell=PATH`).
     var icons: [String: String] = [:]
     /// Build the toolbar from this JSON file (`--config FILE`).
@@ -60,7 +60,7 @@ struct DemoOptions: Equatable, Sendable {
           --reduce-motion     apply changes at once, no animation (also BADGE_REDUCE_MOTION=1)
           --scale S           device scale, 0.5...4 (default: Xft.dpi / 96, else 1)
           --theme NAME        light or dark (default light)
-          --rtl               right-to-left layout
+          --rtl, --ltr        right-to-left or left-to-right layout (default: the locale's direction)
           --icon ID=PATH      draw button ID with the SVG file at PATH
           --config FILE       build the toolbar from a JSON file (buttons, icons, labels, content, styles, theme, scale)
           --state FILE        keep the counts across restarts in FILE (default: $XDG_STATE_HOME/badge-demo/state.json)
@@ -98,6 +98,7 @@ struct DemoOptions: Equatable, Sendable {
             case "--control": options.control = true
             case "--reduce-motion": options.reduceMotion = true
             case "--rtl": options.rightToLeft = true
+            case "--ltr": options.rightToLeft = false
             case "--no-state": options.noState = true
             case "--count":
                 switch next().flatMap(parseCount) {

@@ -55,7 +55,7 @@ enum DemoToolbar {
         }
         // Not laid out yet: that measures text, which the window does not wait for (the host lays
         // it out once the window is mapped; a screenshot lays it out itself).
-        return Toolbar(buttons: buttons, direction: options.rightToLeft ? .rightToLeft : .leftToRight)
+        return Toolbar(buttons: buttons, direction: options.rightToLeft == true ? .rightToLeft : .leftToRight)
     }
 
     private static func loadIcon(_ path: String, as name: String, into icons: IconLibrary, context: String) throws(DemoSetupError) {

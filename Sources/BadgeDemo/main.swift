@@ -38,6 +38,12 @@ case .success(let options):
     if let path = options.galleryPath {
         renderAndExit { try BadgeGallery.render(to: path) }
     }
+    // The user's locale, first (before any thread): descriptions, labels, digits and direction.
+    let locale = DesktopLocale.adopt()
+    if let missing = locale.unavailable {
+        StandardError.write("badge-demo: the locale \(missing.prefix(60)) is not installed; carrying on in English (C)")
+    }
+    if let directory = locale.localeDirectory { DesktopLocale.bind(DemoApplication.domain, to: directory) }
     // SIGTERM and SIGINT become loop events from here on: one arriving during start-up waits and
     // ends the app cleanly on the loop's first turn.
     let signals: SignalWatcher?
@@ -49,7 +55,7 @@ case .success(let options):
     }
     let app: DemoApplication
     do {
-        app = try DemoApplication(options: options, signals: signals)
+        app = try DemoApplication(options: options, locale: locale, signals: signals)
     } catch let error as DemoSetupError {
         exit(.badArguments, message: "\(error)")  // a bad icon file or button id, named in the message
     } catch let error as ToolbarConfig.Error {

@@ -58,6 +58,8 @@ public final class TextLayouts: TextMeasuring {
         let font_description_set_absolute_size: @convention(c) (UnsafeMutableRawPointer?, Double) -> Void
         let font_description_set_weight: @convention(c) (UnsafeMutableRawPointer?, Int32) -> Void
         let object_unref: @convention(c) (UnsafeMutableRawPointer?) -> Void
+        let language_from_string: @convention(c) (UnsafePointer<CChar>?) -> UnsafeMutableRawPointer?
+        let context_set_language: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
 
         /// Every entry point of `table`, or nil when one is missing.
         init?(_ table: BadgePango) {
@@ -77,7 +79,9 @@ public final class TextLayouts: TextMeasuring {
               let font_description_set_family = table.font_description_set_family,
               let font_description_set_absolute_size = table.font_description_set_absolute_size,
               let font_description_set_weight = table.font_description_set_weight,
-              let object_unref = table.object_unref else { return nil }
+              let object_unref = table.object_unref,
+              let language_from_string = table.language_from_string,
+              let context_set_language = table.context_set_language else { return nil }
             self.cairo_font_map_get_default = cairo_font_map_get_default
             self.font_map_create_context = font_map_create_context
             self.cairo_context_set_font_options = cairo_context_set_font_options
@@ -95,10 +99,16 @@ public final class TextLayouts: TextMeasuring {
             self.font_description_set_absolute_size = font_description_set_absolute_size
             self.font_description_set_weight = font_description_set_weight
             self.object_unref = object_unref
+            self.language_from_string = language_from_string
+            self.context_set_language = context_set_language
         }
     }
 
     private var loaded: Loaded?
+    /// The language text is shaped for ("de-de", "zh-cn", "ar"): it picks the fonts fontconfig
+    /// falls back to (Han glyphs differ between Chinese and Japanese). Set it before the first text
+    /// is shaped; nil: Pango's default from the locale.
+    public var language: String?
     private var loadFailure: DrawingError?
     private var entries: [Key: Entry] = [:]
     private let capacity: Int
@@ -145,6 +155,7 @@ public final class TextLayouts: TextMeasuring {
             cairo_font_options_destroy(options)
         }
         pango.cairo_context_set_resolution(context, 96)
+        if let language, let tag = pango.language_from_string(language) { pango.context_set_language(context, tag) }
         loaded = Loaded(pango: pango, context: context)
     }
 

@@ -5,3 +5,6 @@
 #include <signal.h>
 #include <unistd.h>
 #include <malloc.h>
+#include <locale.h>
+#include <langinfo.h>
+#include <libintl.h>

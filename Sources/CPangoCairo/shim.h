@@ -32,6 +32,8 @@ typedef struct BadgePango {
     void (*font_description_set_absolute_size)(void *description, double size);
     void (*font_description_set_weight)(void *description, int weight);
     void (*object_unref)(void *object);
+    void *(*language_from_string)(const char *language);
+    void (*context_set_language)(void *context, void *language);
 } BadgePango;
 
 /// Loads libpangocairo-1.0.so.0 (and with it Pango and GLib) and its entry points; returns 0 (see
@@ -59,6 +61,8 @@ static inline int badge_pango_load(BadgePango *pango) {
     BADGE_PANGO_SYMBOL(font_description_set_absolute_size, pango_font_description_set_absolute_size);
     BADGE_PANGO_SYMBOL(font_description_set_weight, pango_font_description_set_weight);
     BADGE_PANGO_SYMBOL(object_unref, g_object_unref);
+    BADGE_PANGO_SYMBOL(language_from_string, pango_language_from_string);
+    BADGE_PANGO_SYMBOL(context_set_language, pango_context_set_language);
 #undef BADGE_PANGO_SYMBOL
     return 1;
 }

@@ -1,0 +1,32 @@
+/// The words of a badge's accessible description (also its tooltip), so an application can give
+/// them in the user's language: BadgeX11's `DesktopLocale` makes them from gettext catalogues.
+///
+/// Numbers reach the closures already written as the locale writes them ("12.345").
+public struct BadgeStrings: Sendable {
+    /// The detail of a dot or of something new: "new".
+    public var new: @Sendable () -> String
+    /// The detail of a count: "3 unread" (`count` chooses the plural form, `number` is shown).
+    public var unread: @Sendable (_ count: Int, _ number: String) -> String
+    /// The detail of an overflowing count: "more than 99 unread".
+    public var moreThan: @Sendable (_ number: String) -> String
+    /// The label and the detail together: "Mail, 3 unread".
+    public var join: @Sendable (_ label: String, _ detail: String) -> String
+    /// A number in the description: grouped as the locale groups digits.
+    public var number: @Sendable (Int) -> String
+
+    /// Creates strings from their parts.
+    public init(new: @escaping @Sendable () -> String, unread: @escaping @Sendable (Int, String) -> String,
+                moreThan: @escaping @Sendable (String) -> String, join: @escaping @Sendable (String, String) -> String,
+                number: @escaping @Sendable (Int) -> String) {
+        self.new = new
+        self.unread = unread
+        self.moreThan = moreThan
+        self.join = join
+        self.number = number
+    }
+
+    /// English, with numbers as plain digits: "Mail, 3 unread", "Mail, more than 99 unread", "Mail, new".
+    public static let english = BadgeStrings(
+        new: { "new" }, unread: { _, number in "\(number) unread" }, moreThan: { "more than \($0) unread" },
+        join: { "\($0), \($1)" }, number: { String($0) })
+}

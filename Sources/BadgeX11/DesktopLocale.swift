@@ -1,0 +1,155 @@
+import BadgeCore
+import CLinuxEvents
+import Glibc
+
+/// The user's locale, as a desktop program adopts it: `setlocale(LC_ALL, "")` from `LANG`,
+/// `LC_ALL` and `LC_MESSAGES`; gettext catalogues for BadgeKit's words (the domain ``domain``);
+/// the locale's digit grouping; its writing direction; and its language for text shaping.
+public struct DesktopLocale: Sendable {
+    /// BadgeKit's own gettext domain (the accessible descriptions and tooltips).
+    public static let domain = "badgekit"
+    /// The locale in effect (`LC_MESSAGES`), such as "de_DE.UTF-8"; "C" when none is set.
+    public let name: String
+    /// The locale asked for when it is not installed (the C locale is used then), else nil.
+    public let unavailable: String?
+    /// The language code ("de", "ar"), or nil in the C locale.
+    public let language: String?
+    /// The separator between groups of three digits ("." in German), or "" for none.
+    public let groupingSeparator: String
+    /// Right to left for Arabic, Hebrew, Persian, Urdu and the other right-to-left languages.
+    public let direction: LayoutDirection
+    /// Where the catalogues are looked for (`<dir>/<lang>/LC_MESSAGES/<domain>.mo`), or nil.
+    public let localeDirectory: String?
+
+    /// The languages written right to left.
+    static let rightToLeftLanguages: Set<String> = ["ar", "he", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ckb", "syr"]
+
+    /// Adopts the environment's locale for the whole process (call once, early, before other
+    /// threads start) and binds ``domain`` to the catalogues in `localeDirectory` (nil: the
+    /// `BADGEKIT_LOCALEDIR` variable, else `share/locale` beside the executable's `bin`).
+    public static func adopt(localeDirectory: String? = nil) -> DesktopLocale {
+        var unavailable: String?
+        if setlocale(LC_ALL, "") == nil {
+            let names = ["LC_ALL", "LC_MESSAGES", "LANG"]
+            unavailable = names.compactMap { name -> String? in getenv(name).map { String(cString: $0) } }.first { !$0.isEmpty }
+            setlocale(LC_ALL, "C")
+        }
+        let messages = setlocale(LC_MESSAGES, nil).map { String(cString: $0) } ?? "C"
+        let directory = localeDirectory ?? defaultLocaleDirectory()
+        if let directory { bind(domain, to: directory) }
+        var separator = ""
+        if let conventions = localeconv(), let thousands = conventions.pointee.thousands_sep {
+            separator = String(cString: thousands)
+        }
+        let language = Self.language(of: messages)
+        return DesktopLocale(name: messages, unavailable: unavailable, language: language, groupingSeparator: separator,
+                             direction: language.map { rightToLeftLanguages.contains($0) } == true ? .rightToLeft : .leftToRight,
+                             localeDirectory: directory)
+    }
+
+    /// Binds a gettext `domain` (an application's own) to the catalogues in `directory`, in UTF-8.
+    public static func bind(_ domain: String, to directory: String) {
+        bindtextdomain(domain, directory)
+        bind_textdomain_codeset(domain, "UTF-8")
+    }
+
+    /// `msgid` translated in `domain` (the msgid itself when there is no translation).
+    public func translate(_ msgid: String, domain: String) -> String {
+        String(cString: dgettext(domain, msgid))
+    }
+
+    /// The language tag for text shaping ("de-de", "ar-eg"), as Pango takes it, or nil.
+    public var languageTag: String? {
+        guard language != nil else { return nil }
+        let base = name.split(separator: ".").first.map(String.init) ?? name
+        return base.replacingUnderscores().lowercased()
+    }
+
+    /// `number` with its digits grouped as the locale groups them.
+    public func format(_ number: Int) -> String {
+        Self.group(number, separator: groupingSeparator)
+    }
+
+    /// The accessible descriptions' words from BadgeKit's catalogue for this locale.
+    public var badgeStrings: BadgeStrings {
+        let domain = Self.domain, separator = groupingSeparator
+        return BadgeStrings(
+            new: { String(cString: dgettext(domain, "new")) },
+            unread: { count, number in
+                Self.substitute(String(cString: dngettext(domain, "%s unread", "%s unread", UInt(clamping: count))), [number])
+            },
+            moreThan: { number in Self.substitute(String(cString: dgettext(domain, "more than %s unread")), [number]) },
+            join: { label, detail in Self.substitute(String(cString: dgettext(domain, "%1$s, %2$s")), [label, detail]) },
+            number: { Self.group($0, separator: separator) })
+    }
+
+    /// Replaces `%s` (in order) and `%1$s`, `%2$s` … in a translated format with `values`; `%%`
+    /// is a percent sign. Never formats with C's printf, so a bad translation cannot crash.
+    static func substitute(_ format: String, _ values: [String]) -> String {
+        var result = ""
+        var next = 0
+        let characters = Array(format)
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            guard character == "%", index + 1 < characters.count else {
+                result.append(character)
+                index += 1
+                continue
+            }
+            if characters[index + 1] == "%" {
+                result.append("%")
+                index += 2
+            } else if characters[index + 1] == "s" {
+                result += next < values.count ? values[next] : ""
+                next += 1
+                index += 2
+            } else if let digit = characters[index + 1].wholeNumberValue, index + 3 < characters.count,
+                      characters[index + 2] == "$", characters[index + 3] == "s" {
+                result += digit >= 1 && digit <= values.count ? values[digit - 1] : ""
+                index += 4
+            } else {
+                result.append(character)
+                index += 1
+            }
+        }
+        return result
+    }
+
+    static func group(_ number: Int, separator: String) -> String {
+        let digits = String(number.magnitude)
+        guard !separator.isEmpty, digits.count > 3 else { return number < 0 ? "-" + digits : digits }
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { result += separator }
+            result.append(digit)
+        }
+        return number < 0 ? "-" + result : result
+    }
+
+    static func language(of locale: String) -> String? {
+        guard locale != "C", locale != "POSIX", !locale.hasPrefix("C.") else { return nil }
+        let code = locale.prefix { $0.isLetter }
+        return code.isEmpty ? nil : String(code).lowercased()
+    }
+
+    /// `share/locale` beside the executable's `bin` folder, or `BADGEKIT_LOCALEDIR`.
+    static func defaultLocaleDirectory() -> String? {
+        if let variable = getenv("BADGEKIT_LOCALEDIR"), variable.pointee != 0 { return String(cString: variable) }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let executable = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var parts = executable.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 3 else { return nil }
+        parts.removeLast(2)
+        return parts.joined(separator: "/") + "/share/locale"
+    }
+}
+
+extension String {
+    /// "de_DE" → "de-DE".
+    fileprivate func replacingUnderscores() -> String {
+        String(map { $0 == "_" ? "-" : $0 })
+    }
+}
