@@ -45,7 +45,8 @@ enum ControlEvents {
 
     /// `state`: every button (content, shown text, description, button and badge rectangles in
     /// window pixels), focus, title, animation, urgency, tooltip, reduced motion and size.
-    static func state(_ host: ToolbarHost, now: Double) -> JSONValue {
+    static func state(_ host: ToolbarHost, now: Double, theme: Theme = .light,
+                      sources: (scale: String, theme: String, reducedMotion: String) = ("default", "default", "default")) -> JSONValue {
         let toolbar = host.toolbar
         let scale = host.scale
         let buttons: [JSONValue] = toolbar.buttons.map { button in
@@ -68,6 +69,10 @@ enum ControlEvents {
                         ("focusVisible", .bool(toolbar.focusIsVisible)),
                         ("tooltip", host.tooltip.map(tooltipFrame) ?? .null), ("urgent", .bool(host.isUrgent)),
                         ("windowFocused", .bool(host.windowHasFocus)), ("reducedMotion", .bool(host.reducesMotion)), ("upload", .string(host.uploadMethod)),
+                        ("settings", .object([("scale", .double(host.scale)), ("scaleFrom", .string(sources.scale)),
+                                              ("theme", .string(theme.name)), ("themeFrom", .string(sources.theme)),
+                                              ("reducedMotion", .bool(host.reducesMotion)),
+                                              ("reducedMotionFrom", .string(sources.reducedMotion))])),
                         ("size", .object([("width", .int(host.size.width)), ("height", .int(host.size.height))]))])
     }
 

@@ -22,6 +22,9 @@ final class DemoApplication {
     private var dock: LauncherEntry?
     private let signals: SignalWatcher?
     private var saved: SavedCounts?
+    /// Where the scale, theme and reduced motion in effect come from: "flag", "config", "desktop",
+    /// "key" (reduced motion toggled with `r`) or "default".
+    private(set) var sources = (scale: "default", theme: "default", reducedMotion: "default")
     private var exitStatus: ExitStatus?
     private var updatesBlinkRequested = false
 
@@ -49,6 +52,10 @@ final class DemoApplication {
         }
         var options = options
         if options.rightToLeft == nil { options.rightToLeft = locale.direction == .rightToLeft }
+        // Where each setting comes from: a flag, then the config file, then the desktop (live).
+        sources.scale = options.scale != nil ? "flag" : config.scale != nil ? "config" : "default"
+        sources.theme = options.themeFromFlag ? "flag" : config.theme != nil ? "config" : "default"
+        sources.reducedMotion = options.reduceMotion ? "flag" : "default"
         if options.scale == nil { options.scale = config.scale }
         if !options.themeFromFlag, let theme = config.theme { options.theme = theme }
         self.options = options
@@ -92,6 +99,7 @@ final class DemoApplication {
             dock = LauncherEntry(environment: getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) },
                                  desktopFileID: identity.desktopFileID)
             wire(host)
+            follow(host.desktopSettings, host: host)
             try loop.run()
         } catch let error as X11Error {
             if exitStatus == nil {
@@ -166,11 +174,35 @@ final class DemoApplication {
             guard exitStatus == nil, let host else { return }
             StandardError.write("badge-demo: another X client destroyed the window 0x\(String(host.window, radix: 16)); exiting")
             quit(.windowDestroyed)
+        case .desktopSettingsChanged(let settings):
+            if let host { follow(settings, host: host) }
         case .windowStateChanged(let state):
             // The dock shows what the taskbar shows, coalesced the same way.
             if let host { dock?.publish(count: host.toolbar.totalCount, urgent: state.urgent) }
         case .warning(let message):
             StandardError.write("badge-demo: \(message)")
+        }
+    }
+
+    // MARK: Desktop settings
+
+    /// Applies what the desktop says, where no flag or config file decided.
+    private func follow(_ settings: DesktopSettings, host: ToolbarHost) {
+        if sources.scale == "default" || sources.scale == "desktop" {
+            host.setScale(settings.scale ?? 1)
+            sources.scale = settings.scale == nil ? "default" : "desktop"
+        }
+        if sources.theme == "default" || sources.theme == "desktop" {
+            let theme: Theme = settings.prefersDark == true ? .dark : .light
+            if renderer.theme != theme {
+                renderer.theme = theme
+                host.invalidate()
+            }
+            sources.theme = settings.prefersDark == nil ? "default" : "desktop"
+        }
+        if sources.reducedMotion == "default" || sources.reducedMotion == "desktop" {
+            host.reducesMotion = settings.reducesMotion ?? false
+            sources.reducedMotion = settings.reducesMotion == nil ? "default" : "desktop"
         }
     }
 
@@ -197,6 +229,7 @@ final class DemoApplication {
             host.change(mail, cause: .key) { $0.value = .count($0.count == 120 ? 12 : 120) }
         case .toggleReducedMotion:
             host.reducesMotion.toggle()
+            sources.reducedMotion = "key"
             control?.emit(ControlEvents.motion(reduced: host.reducesMotion))
         }
     }
@@ -245,7 +278,7 @@ final class DemoApplication {
                 host.change(button, cause: .control) { $0.clear() }
             }
         case .state:
-            control.emit(ControlEvents.state(host, now: clock.now))
+            control.emit(ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources))
         case .sync(let token):
             host.synchronize { [weak control] in control?.emit(ControlEvents.sync(token)) }
         case .quit:

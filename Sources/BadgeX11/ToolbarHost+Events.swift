@@ -14,6 +14,10 @@ extension ToolbarHost {
             return keyboard.handleXKBEvent(UnsafeMutableRawPointer(event.raw))
         }
         if event.isError { return handleError(event) }
+        if let settingsWatcher, settingsWatcher.concerns(event) {
+            if settingsWatcher.handle(event) { onEvent?(.desktopSettingsChanged(settingsWatcher.settings)) }
+            if event.window != surface.window { return true }
+        }
         if surface.handleUploadCompletion(event) { return true }
         guard let target = event.window else { return false }
         if let tooltips, target == tooltips.windowID {

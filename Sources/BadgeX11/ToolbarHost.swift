@@ -49,6 +49,11 @@ public final class ToolbarHost {
         /// most during a burst of changes, and within 0.1 s of the last one). A dock badge of the
         /// application's own follows this, not every change.
         case windowStateChanged(WindowState)
+        /// The desktop's settings changed (XSETTINGS: `Xft/DPI`, the theme name, animations; or
+        /// `Xft.dpi` in the X resources). The host applies nothing itself: the application decides
+        /// what its flags override, then calls ``setScale(_:)``, sets the renderer's theme
+        /// (and ``invalidate()``), or ``reducesMotion``.
+        case desktopSettingsChanged(DesktopSettings)
         /// Something failed that the host carries on without (a refused request, a frame or the
         /// window icon that could not be drawn, no keyboard); one line for a log.
         case warning(String)
@@ -113,8 +118,9 @@ public final class ToolbarHost {
         self.clock = clock
         let atoms = try Atoms(connection: connection)
         self.atoms = atoms
-        let scale = scale.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
-            ?? XResources.deviceScale(connection: connection, atoms: atoms) ?? 1
+        let watcher = try SettingsWatcher(connection: connection, atoms: atoms)
+        settingsWatcher = watcher
+        let scale = scale.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? watcher.settings.scale ?? 1
         // The window's size needs no text: it is mapped before anything is measured or drawn.
         let size = toolbar.preferredSize.pixels(scale: scale)
         switch placement {
@@ -179,6 +185,8 @@ public final class ToolbarHost {
         }
     }
 
+    /// Follows XSETTINGS and the X resources.
+    var settingsWatcher: SettingsWatcher?
     /// `_NET_WM_SYNC_REQUEST` for a top-level window (nil without the SYNC extension).
     var resizeSync: ResizeSync?
     /// The launcher's startup notification, answered once the first frame is on the screen.
@@ -223,6 +231,19 @@ public final class ToolbarHost {
         body(button.badge)
         if button.badge.count > before, !windowHasFocus, properties != nil { setUrgent(true) }
         onEvent?(.badgeChanged(button, cause: cause))
+    }
+
+    /// What the desktop's settings say now (XSETTINGS and the X resources).
+    public var desktopSettings: DesktopSettings { settingsWatcher?.settings ?? DesktopSettings() }
+
+    /// Lays the toolbar out at a new device scale (0.5…4; others are ignored), asks for the
+    /// window's new preferred size, and repaints.
+    public func setScale(_ scale: Double) {
+        guard scale.isFinite, scale >= 0.5, scale <= 4, scale != toolbar.scale else { return }
+        toolbar.layout(size: toolbar.preferredSize, scale: scale, direction: toolbar.direction)
+        let size = toolbar.preferredSize.pixels(scale: scale)
+        if isAttached { surface.requestSize(width: size.width, height: size.height) }
+        bufferPainted = false
     }
 
     /// Repaints everything at the next refresh (after a theme or style change).

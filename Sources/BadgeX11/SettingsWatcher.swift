@@ -1,0 +1,110 @@
+import CXCB
+import Glibc
+
+/// Follows the desktop's settings live, as GTK and Qt do: the XSETTINGS manager (the owner of the
+/// `_XSETTINGS_S0` selection, its `_XSETTINGS_SETTINGS` property, a new owner announced with a
+/// `MANAGER` message, an owner that goes away) and `Xft.dpi` in the root's `RESOURCE_MANAGER`.
+///
+/// Not Sendable: event-loop thread only.
+package final class SettingsWatcher {
+    private let x: XConnection
+    private let atoms: Atoms
+    private let selection: xcb_atom_t
+    private let settingsAtom: xcb_atom_t
+    private let manager: xcb_atom_t
+    /// The settings manager's window, or nil when none runs.
+    private(set) var owner: xcb_window_t?
+    private var xsettings: [String: XSetting] = [:]
+    private var resourceScale: Double?
+    /// What the desktop says now.
+    package private(set) var settings = DesktopSettings()
+
+    /// Starts watching on screen 0 (root StructureNotify and PropertyChange; the owner's
+    /// StructureNotify and PropertyChange), and reads the current settings.
+    package init(connection x: XConnection, atoms: Atoms) throws(X11Error) {
+        self.x = x
+        self.atoms = atoms
+        let names = try x.internAtoms(["_XSETTINGS_S0", "_XSETTINGS_SETTINGS", "MANAGER"])
+        selection = names["_XSETTINGS_S0"] ?? 0
+        settingsAtom = names["_XSETTINGS_SETTINGS"] ?? 0
+        manager = names["MANAGER"] ?? 0
+        let mask: [UInt32] = [XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue]
+        xcb_change_window_attributes(x.handle, x.root, XCB_CW_EVENT_MASK.rawValue, mask)
+        resourceScale = XResources.deviceScale(connection: x, atoms: atoms).flatMap { $0 >= 0.5 && $0 <= 4 ? $0 : nil }
+        findOwner()
+        settings = DesktopSettings(xsettings: xsettings, resourceScale: resourceScale)
+    }
+
+    /// Takes the events that concern the settings; returns true when ``settings`` changed.
+    /// (It never consumes an event: the caller's other handlers may want it too.)
+    package func handle(_ event: XEvent) -> Bool {
+        switch Int32(event.code) {
+        case XCB_CLIENT_MESSAGE:
+            let message = event.withEvent(as: xcb_client_message_event_t.self) { $0 }
+            guard message.window == x.root, message.type == manager, message.format == 32,
+                  message.data.data32.1 == selection else { return false }
+            findOwner()
+        case XCB_DESTROY_NOTIFY:
+            let destroyed = event.withEvent(as: xcb_destroy_notify_event_t.self) { $0.window }
+            guard destroyed == owner else { return false }
+            // The manager went away: no settings until a new one announces itself.
+            findOwner()
+        case XCB_PROPERTY_NOTIFY:
+            let notify = event.withEvent(as: xcb_property_notify_event_t.self) { $0 }
+            if notify.window == owner, notify.atom == settingsAtom {
+                readSettings()
+            } else if notify.window == x.root, notify.atom == atoms.resourceManager {
+                resourceScale = XResources.deviceScale(connection: x, atoms: atoms).flatMap { $0 >= 0.5 && $0 <= 4 ? $0 : nil }
+            } else {
+                return false
+            }
+        default:
+            return false
+        }
+        let updated = DesktopSettings(xsettings: xsettings, resourceScale: resourceScale)
+        guard updated != settings else { return false }
+        settings = updated
+        return true
+    }
+
+    /// True when `event` is one of the watcher's (root or owner window events it selected).
+    package func concerns(_ event: XEvent) -> Bool {
+        guard let window = event.window else { return false }
+        return window == x.root || window == owner
+    }
+
+    private func findOwner() {
+        owner = nil
+        xsettings = [:]
+        guard let reply = xcb_get_selection_owner_reply(x.handle, xcb_get_selection_owner(x.handle, selection), nil) else { return }
+        let window = reply.pointee.owner
+        free(reply)
+        guard window != 0 else { return }
+        let mask: [UInt32] = [XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue]
+        // Checked: the owner may be gone already (then there is no manager).
+        if let error = xcb_request_check(x.handle, xcb_change_window_attributes_checked(x.handle, window, XCB_CW_EVENT_MASK.rawValue, mask)) {
+            free(error)
+            return
+        }
+        owner = window
+        readSettings()
+    }
+
+    private func readSettings() {
+        guard let owner else { return }
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        let cookie = xcb_get_property(x.handle, 0, owner, settingsAtom, XCB_GET_PROPERTY_TYPE_ANY.rawValue, 0, 1 << 18)
+        guard let reply = xcb_get_property_reply(x.handle, cookie, &error) else {
+            free(error)
+            xsettings = [:]
+            return
+        }
+        defer { free(reply) }
+        let length = Int(xcb_get_property_value_length(reply))
+        guard length > 0, let value = xcb_get_property_value(reply) else {
+            xsettings = [:]
+            return
+        }
+        xsettings = XSetting.decode(Array(UnsafeRawBufferPointer(start: value, count: length)))
+    }
+}
