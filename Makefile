@@ -6,7 +6,7 @@ BUILD_PKGS := pkg-config libxcb1-dev libxcb-xtest0-dev libxcb-xkb-dev libxcb-icc
               libcairo2-dev libpango1.0-dev librsvg2-2 libxkbcommon-x11-dev libdbus-1-dev
 FONT_PKGS  := fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji fontconfig
 TEST_PKGS  := xvfb xauth x11-xkb-utils xkb-data imagemagick openbox i3-wm xdotool wmctrl dbus-daemon \
-              gettext desktop-file-utils appstream man-db
+              gettext desktop-file-utils appstream man-db xsettingsd x11-xserver-utils
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO       := .build/release/badge-demo
 

@@ -193,3 +193,15 @@ extension XTestClient {
         return UInt64(UInt32(bitPattern: value.pointee.counter_value.hi)) << 32 | UInt64(value.pointee.counter_value.lo)
     }
 }
+
+extension XTestClient {
+    /// The window owning the selection `name` (such as "_XSETTINGS_S0"), or 0 when none does.
+    public func selectionOwner(_ name: String) throws -> UInt32 {
+        let selection = try atom(name)
+        let owner = try reply("GetSelectionOwner(\(name))") {
+            xcb_get_selection_owner_reply($0, xcb_get_selection_owner($0, selection), $1)
+        }
+        defer { free(owner) }
+        return owner.pointee.owner
+    }
+}

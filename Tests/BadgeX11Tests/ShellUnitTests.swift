@@ -225,3 +225,68 @@ import Testing
         #expect(!DesktopLocale.rightToLeftLanguages.contains("de"))
     }
 }
+
+@Suite struct XSettingsDecodingTests {
+    /// XSETTINGS data as a daemon writes it, in either byte order.
+    static func encode(_ settings: [(String, XSetting)], bigEndian: Bool = false, count: UInt32? = nil) -> [UInt8] {
+        func card32(_ v: UInt32) -> [UInt8] {
+            bigEndian ? [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)]
+                : [UInt8(v & 0xff), UInt8(v >> 8 & 0xff), UInt8(v >> 16 & 0xff), UInt8(v >> 24)]
+        }
+        func card16(_ v: UInt16) -> [UInt8] { bigEndian ? [UInt8(v >> 8), UInt8(v & 0xff)] : [UInt8(v & 0xff), UInt8(v >> 8)] }
+        func padded(_ bytes: [UInt8]) -> [UInt8] { bytes + [UInt8](repeating: 0, count: (4 - bytes.count % 4) % 4) }
+        var out: [UInt8] = [bigEndian ? 1 : 0, 0, 0, 0] + card32(7) + card32(count ?? UInt32(settings.count))
+        for (name, value) in settings {
+            let type: UInt8
+            var body: [UInt8]
+            switch value {
+            case .integer(let v): type = 0; body = card32(UInt32(bitPattern: v))
+            case .string(let s): type = 1; body = card32(UInt32(s.utf8.count)) + padded(Array(s.utf8))
+            case .color(let r, let g, let b, let a): type = 2; body = card16(r) + card16(g) + card16(b) + card16(a)
+            }
+            out += [type, 0] + card16(UInt16(name.utf8.count)) + padded(Array(name.utf8)) + card32(3) + body
+        }
+        return out
+    }
+
+    let sample: [(String, XSetting)] = [("Xft/DPI", .integer(144 * 1024)), ("Net/ThemeName", .string("Adwaita-dark")),
+                                        ("Gtk/EnableAnimations", .integer(0)), ("Gtk/CursorColor", .color(red: 1, green: 2, blue: 3, alpha: 4))]
+
+    @Test(arguments: [false, true])
+    func decodesBothByteOrders(bigEndian: Bool) {
+        let decoded = XSetting.decode(Self.encode(sample, bigEndian: bigEndian))
+        #expect(decoded["Xft/DPI"] == .integer(144 * 1024) && decoded["Net/ThemeName"] == .string("Adwaita-dark"))
+        #expect(decoded["Gtk/CursorColor"] == .color(red: 1, green: 2, blue: 3, alpha: 4))
+        let settings = DesktopSettings(xsettings: decoded, resourceScale: 2)
+        #expect(settings.scale == 1.5 && settings.prefersDark == true && settings.reducesMotion == true)
+    }
+
+    @Test func malformedDataNeverTraps() {
+        let whole = Self.encode(sample)
+        for length in 0..<whole.count {
+            let decoded = XSetting.decode(Array(whole.prefix(length)))  // every truncation
+            #expect(decoded.count <= sample.count)
+        }
+        #expect(XSetting.decode([7, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]).isEmpty, "a byte order that is neither 0 nor 1")
+        #expect(XSetting.decode(Self.encode(sample, count: .max)).count == sample.count, "an absurd count")
+        var unknown = Self.encode([("A", .integer(1))])
+        unknown[12] = 9  // an unknown type
+        #expect(XSetting.decode(unknown).isEmpty)
+        let random = (0..<2000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
+        _ = XSetting.decode([0, 0, 0, 0] + random)
+    }
+
+    @Test(arguments: [Int32(0), Int32(-96 * 1024), Int32.max, Int32(1), Int32(20 * 1024), Int32(1000 * 1024)])
+    func absurdDPIIsIgnored(dpi1024: Int32) {
+        let settings = DesktopSettings(xsettings: ["Xft/DPI": .integer(dpi1024)], resourceScale: nil)
+        #expect(settings.scale == nil, "\(dpi1024)")
+    }
+
+    @Test func themesAndFallbacks() {
+        #expect(DesktopSettings(xsettings: ["Net/ThemeName": .string("Adwaita")], resourceScale: nil).prefersDark == false)
+        #expect(DesktopSettings(xsettings: ["Net/ThemeName": .string("Adwaita"), "Gtk/ApplicationPreferDarkTheme": .integer(1)],
+                                resourceScale: nil).prefersDark == true)
+        #expect(DesktopSettings(xsettings: [:], resourceScale: 1.25).scale == 1.25, "Xft.dpi from the resources without XSETTINGS")
+        #expect(DesktopSettings(xsettings: [:], resourceScale: nil) == DesktopSettings())
+    }
+}
