@@ -65,7 +65,7 @@ let package = Package(
         // channel, the dock badge and the exit statuses. The product keeps its name, badge-demo.
         .executableTarget(
             name: "BadgeDemo",
-            dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "CDBusLoader"]
+            dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "CDBusLoader", "CLinuxEvents"]
         ),
 
         // `make bench`: the README's figures (the bare C baseline is Benchmarks/peers/c-badge-toolbar.c).

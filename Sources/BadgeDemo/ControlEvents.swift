@@ -38,6 +38,17 @@ enum ControlEvents {
         .object([("event", .string("sync")), ("token", .string(token))])
     }
 
+    /// `error` for a config file that cannot be used (line 0: not a command line).
+    static func configError(_ reason: String, cause: String) -> JSONValue {
+        .object([("event", .string("error")), ("line", .int(0)), ("source", .string("config")), ("cause", .string(cause)),
+                 ("reason", .string(reason))])
+    }
+
+    /// `config`: the config file was read again and applied.
+    static func configReloaded(cause: String, buttons: [String]) -> JSONValue {
+        .object([("event", .string("config")), ("cause", .string(cause)), ("buttons", .array(buttons.map { .string($0) }))])
+    }
+
     /// `error`: a bad line.
     static func error(line: Int, reason: String) -> JSONValue {
         .object([("event", .string("error")), ("line", .int(line)), ("reason", .string(reason))])

@@ -14,7 +14,13 @@ final class DemoApplication {
 
     private let options: DemoOptions
     private let clock = SystemClock()
-    private let toolbar: Toolbar
+    private var toolbar: Toolbar
+    private let text: TextLayouts
+    private let icons: IconLibrary
+    private let locale: DesktopLocale
+    /// The config file read (`--config`, or the XDG one), watched for changes; nil without one.
+    private let configPath: String?
+    private var configWatcher: ConfigWatcher?
     private let renderer: ToolbarRenderer
     private let loop = EventLoop()
     private var host: ToolbarHost?
@@ -38,18 +44,25 @@ final class DemoApplication {
         let text = try TextLayouts(warmUp: options.screenshotPath == nil)
         text.language = locale.languageTag
         let icons = try IconLibrary()
-        var config = try options.configPath.map { path throws(ToolbarConfig.Error) in try ToolbarConfig.load(path: path) }
-            ?? DemoToolbar.defaultConfig
-        if options.configPath == nil {
-            // The bundled buttons' labels in the user's language (a config file's are the user's own).
-            for index in config.buttons.indices {
-                config.buttons[index].label = locale.translate(config.buttons[index].label, domain: Self.domain)
+        self.text = text
+        self.icons = icons
+        self.locale = locale
+        // --config must be usable (exit 2 otherwise); the XDG file, when there is one, should be: a
+        // bad one gives a warning and the bundled toolbar, and is read again when fixed.
+        let environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }
+        configPath = options.screenshotPath == nil || options.configPath != nil
+            ? ConfigWatcher.path(options: options, environment: environment) : nil
+        var loaded: ToolbarConfig?
+        if let path = options.configPath {
+            loaded = try ToolbarConfig.load(path: path)
+        } else if let path = configPath, access(path, F_OK) == 0 {
+            do {
+                loaded = try ToolbarConfig.load(path: path)
+            } catch {
+                StandardError.write("badge-demo: \(error); using the bundled toolbar until it is fixed")
             }
         }
-        // Digits grouped as the locale groups them, where a badge groups them.
-        if !locale.groupingSeparator.isEmpty {
-            for index in config.buttons.indices { config.buttons[index].format.groupingSeparator = locale.groupingSeparator }
-        }
+        let config = Self.localized(loaded ?? DemoToolbar.defaultConfig, bundled: loaded == nil, locale: locale)
         var options = options
         if options.rightToLeft == nil { options.rightToLeft = locale.direction == .rightToLeft }
         // Where each setting comes from: a flag, then the config file, then the desktop (live).
@@ -136,14 +149,22 @@ final class DemoApplication {
         }
         if let saved {
             loop.addDeadline(named: "state") { saved.timeUntilDue }
-            loop.addPreparation(named: "state") { [toolbar] in
-                saved.writeIfDue(toolbar)
+            loop.addPreparation(named: "state") { [weak self] in
+                if let self { saved.writeIfDue(self.toolbar) }
                 return false
             }
         }
         if let signals {
-            signals.onSignal = { [weak self] _ in self?.quit(.closed) }
+            signals.onSignal = { [weak self] signal in
+                if signal == SIGHUP { self?.reloadConfig(cause: "signal") } else { self?.quit(.closed) }
+            }
             loop.add(signals.source)
+        }
+        if let configPath {
+            let watcher = ConfigWatcher(path: configPath)
+            watcher.onChange = { [weak self] in self?.reloadConfig(cause: "file") }
+            configWatcher = watcher
+            loop.add(watcher.source)
         }
         if let dock {
             loop.add(EventLoop.Source(name: "dock", descriptor: { dock.fileDescriptor },
@@ -182,6 +203,70 @@ final class DemoApplication {
         case .warning(let message):
             StandardError.write("badge-demo: \(message)")
         }
+    }
+
+    // MARK: Config
+
+    /// `config` in the user's language: the bundled buttons' labels translated (a config file's
+    /// are the user's own), and digits grouped as the locale groups them.
+    private static func localized(_ config: ToolbarConfig, bundled: Bool, locale: DesktopLocale) -> ToolbarConfig {
+        var config = config
+        for index in config.buttons.indices {
+            if bundled { config.buttons[index].label = locale.translate(config.buttons[index].label, domain: domain) }
+            if !locale.groupingSeparator.isEmpty { config.buttons[index].format.groupingSeparator = locale.groupingSeparator }
+        }
+        return config
+    }
+
+    /// Reads the config file again (it changed, or SIGHUP): applied when it is good, with the
+    /// surviving buttons keeping their contents; otherwise the running toolbar stays and the reason
+    /// goes to standard error and the control channel.
+    private func reloadConfig(cause: String) {
+        guard let path = configPath, let host else { return }
+        let config: ToolbarConfig
+        let newToolbar: Toolbar
+        guard access(path, F_OK) == 0 else {
+            // Removed (or renamed away, as editors do before writing the new one): what is shown stays.
+            if cause == "signal" {
+                StandardError.write("badge-demo: \(path): no such file; keeping the toolbar")
+                control?.emit(ControlEvents.configError("\(path): no such file", cause: cause))
+            }
+            return
+        }
+        do {
+            config = try ToolbarConfig.load(path: path)
+            var flagless = options
+            flagless.counts = [:]
+            flagless.icons = [:]
+            newToolbar = try DemoToolbar.make(config: Self.localized(config, bundled: false, locale: locale),
+                                              configFile: path, options: flagless, clock: clock, text: text, icons: icons)
+        } catch {
+            StandardError.write("badge-demo: \(error); keeping the toolbar")
+            control?.emit(ControlEvents.configError("\(error)", cause: cause))
+            return
+        }
+        let strings = locale.badgeStrings
+        for button in newToolbar.buttons {
+            button.badge.strings = strings
+            // A button that survives keeps what it shows.
+            if let old = toolbar.button(id: button.id) {
+                button.badge.reducesMotion = true
+                if old.badge.isBlinking { button.badge.showDot(blink: true) } else { button.badge.value = old.badge.value }
+            }
+            button.badge.reducesMotion = host.reducesMotion
+        }
+        toolbar = newToolbar
+        host.replace(toolbar: newToolbar)
+        if sources.theme == "config" || sources.theme == "default", let theme = config.theme {
+            renderer.theme = theme
+            sources.theme = "config"
+        }
+        if sources.scale == "config" || sources.scale == "default", let scale = config.scale {
+            host.setScale(scale)
+            sources.scale = "config"
+        }
+        saved?.changed()
+        control?.emit(ControlEvents.configReloaded(cause: cause, buttons: newToolbar.buttons.map(\.id)))
     }
 
     // MARK: Desktop settings

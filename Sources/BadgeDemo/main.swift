@@ -48,9 +48,9 @@ case .success(let options):
     // ends the app cleanly on the loop's first turn.
     let signals: SignalWatcher?
     do {
-        signals = try SignalWatcher(signals: [SIGTERM, SIGINT])
+        signals = try SignalWatcher(signals: [SIGTERM, SIGINT, SIGHUP])
     } catch {
-        StandardError.write("badge-demo: \(error); SIGTERM and SIGINT end the app at once")
+        StandardError.write("badge-demo: \(error); SIGTERM and SIGINT end the app at once, SIGHUP too")
         signals = nil
     }
     let app: DemoApplication

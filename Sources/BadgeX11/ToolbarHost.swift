@@ -59,8 +59,8 @@ public final class ToolbarHost {
         case warning(String)
     }
 
-    /// The toolbar shown.
-    public let toolbar: Toolbar
+    /// The toolbar shown (``replace(toolbar:)`` swaps it).
+    public private(set) var toolbar: Toolbar
     /// The renderer that paints it (its theme can be changed; call ``invalidate()`` afterwards).
     public let renderer: ToolbarRenderer
     /// The connection the window lives on.
@@ -243,6 +243,22 @@ public final class ToolbarHost {
         toolbar.layout(size: toolbar.preferredSize, scale: scale, direction: toolbar.direction)
         let size = toolbar.preferredSize.pixels(scale: scale)
         if isAttached { surface.requestSize(width: size.width, height: size.height) }
+        bufferPainted = false
+    }
+
+    /// Shows `newToolbar` instead (after a configuration change): laid out at the current scale and
+    /// its own direction, the window asked for its new preferred size, the focus on its first
+    /// button, everything repainted. Badges keep whatever content the caller gave them.
+    public func replace(toolbar newToolbar: Toolbar) {
+        guard newToolbar !== toolbar else { return }
+        tooltips?.hide(suppress: false)
+        let scale = toolbar.scale
+        toolbar = newToolbar
+        newToolbar.layout(size: newToolbar.preferredSize, scale: scale, direction: newToolbar.direction)
+        newToolbar.focusFirstButton()
+        let size = newToolbar.preferredSize.pixels(scale: scale)
+        if isAttached { surface.requestSize(width: size.width, height: size.height) }
+        lastFrameTime = nil
         bufferPainted = false
     }
 

@@ -8,3 +8,4 @@
 #include <locale.h>
 #include <langinfo.h>
 #include <libintl.h>
+#include <sys/inotify.h>
