@@ -59,7 +59,7 @@ let package = Package(
         // tooltips, the window icon, the event loop and the toolbar host. It knows no application.
         .target(
             name: "BadgeX11",
-            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CXCBICCCM", "CXCBShm", "CXCBSync", "CCairo", "CXKBCommonX11", "CLinuxEvents"]
+            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CXCBICCCM", "CXCBShm", "CXCBSync", "CCairo", "CXKBCommonX11", "CLinuxEvents", "CDBusLoader"]
         ),
         // The demo application on that shell: options, the demo toolbar and keys, the control
         // channel, the dock badge and the exit statuses. The product keeps its name, badge-demo.
@@ -84,6 +84,6 @@ let package = Package(
         ),
         .testTarget(name: "BadgeX11Tests", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "XvfbHarness"]),
         .testTarget(name: "BadgeDemoTests", dependencies: ["BadgeCore", "BadgeX11", "BadgeDemo"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeDrawing", "XvfbHarness"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeDrawing", "XvfbHarness"], exclude: ["Fixtures"]),
     ]
 )

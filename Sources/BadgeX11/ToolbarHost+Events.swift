@@ -15,7 +15,7 @@ extension ToolbarHost {
         }
         if event.isError { return handleError(event) }
         if let settingsWatcher, settingsWatcher.concerns(event) {
-            if settingsWatcher.handle(event) { onEvent?(.desktopSettingsChanged(settingsWatcher.settings)) }
+            if settingsWatcher.handle(event) { onEvent?(.desktopSettingsChanged(desktopSettings)) }
             if event.window != surface.window { return true }
         }
         if surface.handleUploadCompletion(event) { return true }

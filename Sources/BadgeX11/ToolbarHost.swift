@@ -120,6 +120,7 @@ public final class ToolbarHost {
         self.atoms = atoms
         let watcher = try SettingsWatcher(connection: connection, atoms: atoms)
         settingsWatcher = watcher
+        portal = PortalAppearance(environment: getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) })
         let scale = scale.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? watcher.settings.scale ?? 1
         // The window's size needs no text: it is mapped before anything is measured or drawn.
         let size = toolbar.preferredSize.pixels(scale: scale)
@@ -187,6 +188,9 @@ public final class ToolbarHost {
 
     /// Follows XSETTINGS and the X resources.
     var settingsWatcher: SettingsWatcher?
+    /// Follows the desktop portal's colour scheme (with a session bus; serviced by the loop the host
+    /// is attached to).
+    var portal: PortalAppearance?
     /// `_NET_WM_SYNC_REQUEST` for a top-level window (nil without the SYNC extension).
     var resizeSync: ResizeSync?
     /// The launcher's startup notification, answered once the first frame is on the screen.
@@ -234,7 +238,12 @@ public final class ToolbarHost {
     }
 
     /// What the desktop's settings say now (XSETTINGS and the X resources).
-    public var desktopSettings: DesktopSettings { settingsWatcher?.settings ?? DesktopSettings() }
+    /// The portal's `color-scheme`, where it states a preference, wins over the XSETTINGS theme.
+    public var desktopSettings: DesktopSettings {
+        var settings = settingsWatcher?.settings ?? DesktopSettings()
+        if let scheme = portal?.colorScheme, scheme == 1 || scheme == 2 { settings.prefersDark = scheme == 1 }
+        return settings
+    }
 
     /// Lays the toolbar out at a new device scale (0.5…4; others are ignored), asks for the
     /// window's new preferred size, and repaints.
@@ -339,6 +348,15 @@ public final class ToolbarHost {
             return false
         }
         loop.addDeadline(named: "toolbar") { [weak self] in self?.timeUntilNextDeadline }
+        if let portal {
+            portal.onChange = { [weak self] in
+                guard let self else { return }
+                self.onEvent?(.desktopSettingsChanged(self.desktopSettings))
+            }
+            loop.add(EventLoop.Source(name: "portal", descriptor: { portal.fileDescriptor },
+                                      interest: { portal.hasPendingOutput ? [.readable, .writable] : .readable },
+                                      handle: { _ in portal.service() }))
+        }
     }
 
     /// Runs the host in a loop of its own until the window is closed (``Event/closeRequested``, or

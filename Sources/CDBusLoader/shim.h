@@ -30,6 +30,9 @@ typedef struct BadgeDBusMessageIter {
 
 /// DBUS_BUS_SESSION in enum DBusBusType.
 #define BADGE_DBUS_BUS_SESSION 0
+/* DBusMessage types (DBUS_MESSAGE_TYPE_*). */
+#define BADGE_DBUS_MESSAGE_TYPE_METHOD_RETURN 2
+#define BADGE_DBUS_MESSAGE_TYPE_ERROR 3
 
 typedef struct BadgeDBus {
     void (*error_init)(BadgeDBusError *error);
@@ -51,6 +54,17 @@ typedef struct BadgeDBus {
                                                      BadgeDBusMessageIter *sub);
     badge_dbus_bool_t (*message_iter_close_container)(BadgeDBusMessageIter *iter, BadgeDBusMessageIter *sub);
     badge_dbus_bool_t (*message_iter_append_basic)(BadgeDBusMessageIter *iter, int type, const void *value);
+    BadgeDBusMessage *(*message_new_method_call)(const char *destination, const char *path, const char *interface,
+                                                 const char *method);
+    void (*bus_add_match)(BadgeDBusConnection *connection, const char *rule, BadgeDBusError *error);
+    int (*message_get_type)(BadgeDBusMessage *message);
+    uint32_t (*message_get_reply_serial)(BadgeDBusMessage *message);
+    badge_dbus_bool_t (*message_is_signal)(BadgeDBusMessage *message, const char *interface, const char *name);
+    badge_dbus_bool_t (*message_iter_init)(BadgeDBusMessage *message, BadgeDBusMessageIter *iter);
+    int (*message_iter_get_arg_type)(BadgeDBusMessageIter *iter);
+    void (*message_iter_recurse)(BadgeDBusMessageIter *iter, BadgeDBusMessageIter *sub);
+    void (*message_iter_get_basic)(BadgeDBusMessageIter *iter, void *value);
+    badge_dbus_bool_t (*message_iter_next)(BadgeDBusMessageIter *iter);
 } BadgeDBus;
 
 #define BADGE_DBUS_LOAD(field, symbol) \
@@ -78,5 +92,15 @@ static inline int badge_dbus_load(BadgeDBus *library) {
     BADGE_DBUS_LOAD(message_iter_open_container, "dbus_message_iter_open_container")
     BADGE_DBUS_LOAD(message_iter_close_container, "dbus_message_iter_close_container")
     BADGE_DBUS_LOAD(message_iter_append_basic, "dbus_message_iter_append_basic")
+    BADGE_DBUS_LOAD(message_new_method_call, "dbus_message_new_method_call")
+    BADGE_DBUS_LOAD(bus_add_match, "dbus_bus_add_match")
+    BADGE_DBUS_LOAD(message_get_type, "dbus_message_get_type")
+    BADGE_DBUS_LOAD(message_get_reply_serial, "dbus_message_get_reply_serial")
+    BADGE_DBUS_LOAD(message_is_signal, "dbus_message_is_signal")
+    BADGE_DBUS_LOAD(message_iter_init, "dbus_message_iter_init")
+    BADGE_DBUS_LOAD(message_iter_get_arg_type, "dbus_message_iter_get_arg_type")
+    BADGE_DBUS_LOAD(message_iter_recurse, "dbus_message_iter_recurse")
+    BADGE_DBUS_LOAD(message_iter_get_basic, "dbus_message_iter_get_basic")
+    BADGE_DBUS_LOAD(message_iter_next, "dbus_message_iter_next")
     return 1;
 }

@@ -115,3 +115,51 @@ struct DesktopSettingsTests {
         #expect(try s.nextChange()["text"]?.string == "13", "clicks still count")
     }
 }
+
+/// The XDG desktop portal's colour scheme, from a stand-in portal on a private session bus
+/// (Tests/EndToEndTests/Fixtures/fake-portal.py, with Debian's python3-dbus).
+@Suite("E2E: the desktop portal's colour scheme", .timeLimit(.minutes(1)),
+       .enabled(if: findOnPath("dbus-daemon") != nil && access("/usr/bin/python3", X_OK) == 0, "needs dbus-daemon and python3-dbus"))
+struct PortalColorSchemeTests {
+    static var script: String {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast()
+        return parts.joined(separator: "/") + "/Fixtures/fake-portal.py"
+    }
+
+    @Test("Read at start, then followed through SettingChanged; a portal that goes away is no failure")
+    func followsThePortal() throws {
+        let bus = try SessionBus()
+        let portal = try ChildProcess(executable: "/usr/bin/python3", arguments: [Self.script, "1"],
+                                      environment: .inherited(adding: ["DBUS_SESSION_BUS_ADDRESS": bus.address]))
+        #expect(try portal.readLine(timeout: 10) == "ready", "fake portal: \(portal.stderrText)")
+        let s = try DemoSession("portal", environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let dark = try DesktopSettingsTests.waitFor(s) { $0["theme"]?.string == "dark" }
+        #expect(dark["theme"]?.string == "dark" && dark["themeFrom"]?.string == "desktop", "\(dark)")
+        try portal.writeLine("2")
+        _ = try portal.readLine(timeout: 5)
+        let light = try DesktopSettingsTests.waitFor(s) { $0["theme"]?.string == "light" }
+        #expect(light["theme"]?.string == "light", "prefer light")
+        try portal.writeLine("1")
+        _ = try portal.readLine(timeout: 5)
+        #expect(try DesktopSettingsTests.waitFor(s) { $0["theme"]?.string == "dark" }["theme"]?.string == "dark")
+        try s.sync()
+        let image = try s.capture()
+        #expect(image.pixel(x: 2, y: 2).r < 100, "the dark theme is on screen")
+        // The portal goes away: no preference, and the app carries on.
+        portal.kill(SIGTERM)
+        _ = portal.waitForExit(timeout: 5)
+        try s.click(MouseButton.left, on: "mail")
+        #expect(try s.nextChange()["text"]?.string == "13")
+    }
+
+    @Test("A bus without a portal: no preference, quietly")
+    func noPortal() throws {
+        let bus = try SessionBus()
+        let s = try DemoSession("no-portal", environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        try s.sync()
+        let settings = try DesktopSettingsTests.settings(s)
+        #expect(settings["theme"]?.string == "light" && settings["themeFrom"]?.string == "default")
+        #expect(s.app.stderrText.isEmpty, "\(s.app.stderrText)")
+    }
+}
