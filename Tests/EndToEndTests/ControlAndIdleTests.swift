@@ -60,6 +60,12 @@ struct ControlAndIdleTests {
         _ = try s.nextChange()
         try s.moveAwayAndSync()
         #expect(try s.state().animating == false)
+        // Settled includes the saved counts reaching the disk (a moment after the change).
+        let saved = (s.app.privateFolder ?? "") + "/state/badge-demo/state.json"
+        let written = Deadline(seconds: 2)
+        while access(saved, F_OK) != 0 && !written.hasPassed { measureInterval(seconds: 0.01) }
+        #expect(access(saved, F_OK) == 0, "the counts were not saved")
+        try s.app.waitUntilSleeping(timeout: 1)
         let before = try s.app.cpuTicks()
         measureInterval(seconds: 1.0)
         let after = try s.app.cpuTicks()
