@@ -55,7 +55,21 @@ public struct DesktopLocale: Sendable {
 
     /// `msgid` translated in `domain` (the msgid itself when there is no translation).
     public func translate(_ msgid: String, domain: String) -> String {
-        String(cString: dgettext(domain, msgid))
+        Self.lookUp(msgid, domain: domain)
+    }
+
+    /// gettext's translation of `msgid` (or its plural form `plural` for `count`). The strings stay
+    /// alive while it is copied: gettext answers a pointer to the msgid itself when it has no
+    /// translation.
+    static func lookUp(_ msgid: String, plural: String? = nil, count: Int = 1, domain: String) -> String {
+        domain.withCString { domainName in
+            msgid.withCString { singular in
+                guard let plural else { return String(cString: dgettext(domainName, singular)) }
+                return plural.withCString { pluralForm in
+                    String(cString: dngettext(domainName, singular, pluralForm, UInt(clamping: count)))
+                }
+            }
+        }
     }
 
     /// The language tag for text shaping ("de-de", "ar-eg"), as Pango takes it, or nil.
@@ -74,12 +88,12 @@ public struct DesktopLocale: Sendable {
     public var badgeStrings: BadgeStrings {
         let domain = Self.domain, separator = groupingSeparator
         return BadgeStrings(
-            new: { String(cString: dgettext(domain, "new")) },
+            new: { Self.lookUp("new", domain: domain) },
             unread: { count, number in
-                Self.substitute(String(cString: dngettext(domain, "%s unread", "%s unread", UInt(clamping: count))), [number])
+                Self.substitute(Self.lookUp("%s unread", plural: "%s unread", count: count, domain: domain), [number])
             },
-            moreThan: { number in Self.substitute(String(cString: dgettext(domain, "more than %s unread")), [number]) },
-            join: { label, detail in Self.substitute(String(cString: dgettext(domain, "%1$s, %2$s")), [label, detail]) },
+            moreThan: { number in Self.substitute(Self.lookUp("more than %s unread", domain: domain), [number]) },
+            join: { label, detail in Self.substitute(Self.lookUp("%1$s, %2$s", domain: domain), [label, detail]) },
             number: { Self.group($0, separator: separator) })
     }
 
