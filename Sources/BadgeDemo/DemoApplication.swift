@@ -167,9 +167,7 @@ final class DemoApplication {
             loop.add(watcher.source)
         }
         if let dock {
-            loop.add(EventLoop.Source(name: "dock", descriptor: { dock.fileDescriptor },
-                                      interest: { dock.hasPendingOutput ? [.readable, .writable] : .readable },
-                                      handle: { _ in dock.service() }))
+            loop.add(dock.source)
         }
     }
 

@@ -1,3 +1,4 @@
+import BadgeX11
 import CDBusLoader
 import Glibc
 
@@ -20,53 +21,30 @@ final class LauncherEntry {
     private static let booleanType = Int32(UInt8(ascii: "b")), stringType = Int32(UInt8(ascii: "s"))
     private static let dictEntryType = Int32(UInt8(ascii: "e")), variantType = Int32(UInt8(ascii: "v"))
 
-    private let dbus: BadgeDBus
-    private var connection: OpaquePointer?
+    private let bus: SessionBusConnection
+    private var dbus: BadgeDBus { bus.dbus }
     private var last: (count: Int, visible: Bool, urgent: Bool)?
 
     /// Connects to the session bus; nil (quietly) when there is none or it cannot be reached.
     init?(environment address: String?, desktopFileID: String) {
-        guard let address, !address.isEmpty else { return nil }
         applicationURI = "application://\(desktopFileID).desktop"
         // An object path element allows only [A-Za-z0-9_].
         let element = desktopFileID.unicodeScalars.map { scalar -> Character in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? Character(scalar) : "_"
         }
         objectPath = "/com/canonical/unity/launcherentry/" + (element.isEmpty ? "_" : String(element))
-        var dbus = BadgeDBus()
-        guard badge_dbus_load(&dbus) != 0 else { return nil }
-        self.dbus = dbus
-        var error = BadgeDBusError()
-        dbus.error_init(&error)
-        guard let connection = dbus.bus_get_private(BADGE_DBUS_BUS_SESSION, &error) else {
-            dbus.error_free(&error)
-            return nil
-        }
-        dbus.error_free(&error)
-        // libdbus would otherwise call exit() when the bus disconnects.
-        dbus.connection_set_exit_on_disconnect(connection, 0)
-        self.connection = connection
+        guard let bus = SessionBusConnection(address: address) else { return nil }
+        self.bus = bus
     }
 
-    deinit {
-        if let connection {
-            dbus.connection_close(connection)
-            dbus.connection_unref(connection)
-        }
-    }
-
-    /// The descriptor to poll for incoming bus traffic (replies and NameAcquired), or nil.
-    var fileDescriptor: Int32? {
-        guard let connection else { return nil }
-        var fd: Int32 = -1
-        return dbus.connection_get_unix_fd(connection, &fd) != 0 && fd >= 0 ? fd : nil
-    }
+    /// The loop source "dock" (incoming messages are only read and dropped).
+    var source: EventLoop.Source { bus.source(named: "dock") }
 
     /// Sends Update when the values differ from the last ones sent.
     func publish(count: Int, urgent: Bool) {
         let visible = count > 0
         if let last, last.count == count, last.visible == visible, last.urgent == urgent { return }
-        guard let connection, dbus.connection_get_is_connected(connection) != 0 else { return }
+        guard let connection = bus.connection, dbus.connection_get_is_connected(connection) != 0 else { return }
         guard let message = dbus.message_new_signal(objectPath, "com.canonical.Unity.LauncherEntry", "Update") else { return }
         defer { dbus.message_unref(message) }
         var args = BadgeDBusMessageIter()
@@ -89,28 +67,7 @@ final class LauncherEntry {
         ok = ok && dbus.message_iter_close_container(&args, &dict) != 0
         guard ok, dbus.connection_send(connection, message, nil) != 0 else { return }
         last = (count, visible, urgent)
-        service()
-    }
-
-    /// Writes what is queued and reads (and drops) incoming messages, without blocking.
-    func service() {
-        guard let connection else { return }
-        guard dbus.connection_read_write(connection, 0) != 0 else {
-            // Disconnected: stop publishing. A private connection must be closed before its last unref.
-            dbus.connection_close(connection)
-            dbus.connection_unref(connection)
-            self.connection = nil
-            return
-        }
-        while let incoming = dbus.connection_pop_message(connection) {
-            dbus.message_unref(incoming)
-        }
-    }
-
-    /// True while messages are waiting to be written (poll for POLLOUT then).
-    var hasPendingOutput: Bool {
-        guard let connection else { return false }
-        return dbus.connection_has_messages_to_send(connection) != 0
+        bus.service()  // write it now if the socket takes it; the rest when it is writable
     }
 
     private func appendString(_ iter: inout BadgeDBusMessageIter, _ string: String) -> Bool {

@@ -16,8 +16,8 @@ package final class PortalAppearance {
     private static let stringType = Int32(UInt8(ascii: "s")), variantType = Int32(UInt8(ascii: "v"))
     private static let uint32Type = Int32(UInt8(ascii: "u"))
 
-    private let dbus: BadgeDBus
-    private var connection: OpaquePointer?
+    private let bus: SessionBusConnection
+    private var dbus: BadgeDBus { bus.dbus }
     private var readSerial: UInt32 = 0
     /// The portal's colour scheme: 1 dark, 2 light, 0 or nil no preference.
     package private(set) var colorScheme: UInt32?
@@ -26,32 +26,20 @@ package final class PortalAppearance {
 
     /// Connects and asks the portal; nil (quietly) without a session bus or libdbus.
     package init?(environment address: String?) {
-        guard let address, !address.isEmpty else { return nil }
-        var dbus = BadgeDBus()
-        guard badge_dbus_load(&dbus) != 0 else { return nil }
-        self.dbus = dbus
-        var error = BadgeDBusError()
-        dbus.error_init(&error)
-        guard let connection = dbus.bus_get_private(BADGE_DBUS_BUS_SESSION, &error) else {
-            dbus.error_free(&error)
-            return nil
-        }
-        dbus.error_free(&error)
-        dbus.connection_set_exit_on_disconnect(connection, 0)
-        self.connection = connection
+        guard let bus = SessionBusConnection(address: address), let connection = bus.connection else { return nil }
+        self.bus = bus
+        let dbus = bus.dbus
         // Without an error argument the match is sent without waiting for the bus's answer.
         let rule = "type='signal',interface='\(Self.interface)',member='SettingChanged',arg0='\(Self.namespace)'"
         dbus.bus_add_match(connection, rule, nil)
         guard let call = dbus.message_new_method_call(Self.service, Self.path, Self.interface, "Read") else { return }
         var iter = BadgeDBusMessageIter()
         dbus.message_iter_init_append(call, &iter)
-        _ = Self.namespace.withCString { name in
-            var pointer: UnsafePointer<CChar>? = name
-            return dbus.message_iter_append_basic(&iter, Self.stringType, &pointer)
-        }
-        _ = Self.key.withCString { name in
-            var pointer: UnsafePointer<CChar>? = name
-            return dbus.message_iter_append_basic(&iter, Self.stringType, &pointer)
+        for argument in [Self.namespace, Self.key] {
+            _ = argument.withCString { text in
+                var pointer: UnsafePointer<CChar>? = text
+                return dbus.message_iter_append_basic(&iter, Self.stringType, &pointer)
+            }
         }
         var serial: UInt32 = 0
         _ = dbus.connection_send(connection, call, &serial)
@@ -59,51 +47,25 @@ package final class PortalAppearance {
         dbus.message_unref(call)
     }
 
-    deinit {
-        if let connection {
-            dbus.connection_close(connection)
-            dbus.connection_unref(connection)
-        }
+    /// The loop source "portal".
+    package var source: EventLoop.Source {
+        bus.source(named: "portal", onMessage: { [weak self] in self?.handle($0) }, onDisconnect: { [weak self] in self?.update(nil) })
     }
 
-    /// The descriptor to poll, or nil.
-    package var fileDescriptor: Int32? {
-        guard let connection else { return nil }
-        var fd: Int32 = -1
-        return dbus.connection_get_unix_fd(connection, &fd) != 0 && fd >= 0 ? fd : nil
-    }
-
-    /// True while messages wait to be written.
-    package var hasPendingOutput: Bool {
-        guard let connection else { return false }
-        return dbus.connection_has_messages_to_send(connection) != 0
-    }
-
-    /// Reads and writes what the bus has, and handles the read's reply and `SettingChanged`.
-    package func service() {
-        guard let connection else { return }
-        guard dbus.connection_read_write(connection, 0) != 0 else {
-            dbus.connection_close(connection)
-            dbus.connection_unref(connection)
-            self.connection = nil
-            update(nil)
-            return
-        }
-        while let message = dbus.connection_pop_message(connection) {
-            defer { dbus.message_unref(message) }
-            let type = dbus.message_get_type(message)
-            if type == BADGE_DBUS_MESSAGE_TYPE_METHOD_RETURN, dbus.message_get_reply_serial(message) == readSerial {
-                var iter = BadgeDBusMessageIter()
-                if dbus.message_iter_init(message, &iter) != 0 { update(value(at: &iter)) }
-            } else if type == BADGE_DBUS_MESSAGE_TYPE_ERROR, dbus.message_get_reply_serial(message) == readSerial {
-                update(nil)  // no portal, or no such setting
-            } else if dbus.message_is_signal(message, Self.interface, "SettingChanged") != 0 {
-                var iter = BadgeDBusMessageIter()
-                guard dbus.message_iter_init(message, &iter) != 0, string(at: &iter) == Self.namespace,
-                      dbus.message_iter_next(&iter) != 0, string(at: &iter) == Self.key,
-                      dbus.message_iter_next(&iter) != 0 else { continue }
-                update(value(at: &iter))
-            }
+    /// Handles the read's reply and `SettingChanged`.
+    private func handle(_ message: OpaquePointer) {
+        let type = dbus.message_get_type(message)
+        if type == BADGE_DBUS_MESSAGE_TYPE_METHOD_RETURN, dbus.message_get_reply_serial(message) == readSerial {
+            var iter = BadgeDBusMessageIter()
+            if dbus.message_iter_init(message, &iter) != 0 { update(value(at: &iter)) }
+        } else if type == BADGE_DBUS_MESSAGE_TYPE_ERROR, dbus.message_get_reply_serial(message) == readSerial {
+            update(nil)  // no portal, or no such setting
+        } else if dbus.message_is_signal(message, Self.interface, "SettingChanged") != 0 {
+            var iter = BadgeDBusMessageIter()
+            guard dbus.message_iter_init(message, &iter) != 0, string(at: &iter) == Self.namespace,
+                  dbus.message_iter_next(&iter) != 0, string(at: &iter) == Self.key,
+                  dbus.message_iter_next(&iter) != 0 else { return }
+            update(value(at: &iter))
         }
     }
 

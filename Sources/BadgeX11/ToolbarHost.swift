@@ -353,9 +353,7 @@ public final class ToolbarHost {
                 guard let self else { return }
                 self.onEvent?(.desktopSettingsChanged(self.desktopSettings))
             }
-            loop.add(EventLoop.Source(name: "portal", descriptor: { portal.fileDescriptor },
-                                      interest: { portal.hasPendingOutput ? [.readable, .writable] : .readable },
-                                      handle: { _ in portal.service() }))
+            loop.add(portal.source)
         }
     }
 

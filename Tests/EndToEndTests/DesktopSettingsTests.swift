@@ -15,6 +15,16 @@ struct DesktopSettingsTests {
         close(fd)
     }
 
+    /// Starts xsettingsd with `config` on `server` and waits until it owns the XSETTINGS selection.
+    static func startDaemon(_ config: String, on server: XvfbServer) throws -> ChildProcess {
+        let daemon = try ChildProcess(executable: "xsettingsd", arguments: ["-c", config],
+                                      environment: .inherited(adding: ["DISPLAY": server.display]), stdin: .null)
+        let x = try XTestClient(display: server.display)
+        let deadline = Deadline(seconds: 5)
+        while try x.selectionOwner("_XSETTINGS_S0") == 0 && !deadline.hasPassed {}
+        return daemon
+    }
+
     static func settings(_ s: DemoSession) throws -> JSONValue {
         try s.app.writeLine("state")
         return try #require(try s.app.readEvent(named: "state")["settings"])
@@ -36,14 +46,7 @@ struct DesktopSettingsTests {
         defer { unlink(config) }
         Self.writeFile(config, "Xft/DPI 147456\nNet/ThemeName \"Adwaita-dark\"\nGtk/EnableAnimations 0\n")
         var daemon: ChildProcess?
-        let s = try DemoSession("xsettings", reduceMotion: false) { server, _ in
-            daemon = try ChildProcess(executable: "xsettingsd", arguments: ["-c", config],
-                                      environment: .inherited(adding: ["DISPLAY": server.display]), stdin: .null)
-            // Until it owns the selection: its first log line says it took the screen.
-            let x = try XTestClient(display: server.display)
-            let deadline = Deadline(seconds: 5)
-            while try x.selectionOwner("_XSETTINGS_S0") == 0 && !deadline.hasPassed {}
-        }
+        let s = try DemoSession("xsettings", reduceMotion: false) { server, _ in daemon = try Self.startDaemon(config, on: server) }
         let first = try Self.settings(s)
         #expect(first["scale"]?.double == 1.5 && first["scaleFrom"]?.string == "desktop")
         #expect(first["theme"]?.string == "dark" && first["themeFrom"]?.string == "desktop")
@@ -77,11 +80,7 @@ struct DesktopSettingsTests {
         Self.writeFile(config, "Xft/DPI 196608\nNet/ThemeName \"Adwaita-dark\"\n")
         var daemon: ChildProcess?
         let s = try DemoSession("xsettings-flags", arguments: ["--scale", "1", "--theme", "light"]) { server, _ in
-            daemon = try ChildProcess(executable: "xsettingsd", arguments: ["-c", config],
-                                      environment: .inherited(adding: ["DISPLAY": server.display]), stdin: .null)
-            let x = try XTestClient(display: server.display)
-            let deadline = Deadline(seconds: 5)
-            while try x.selectionOwner("_XSETTINGS_S0") == 0 && !deadline.hasPassed {}
+            daemon = try Self.startDaemon(config, on: server)
         }
         let settings = try Self.settings(s)
         #expect(settings["scale"]?.double == 1 && settings["scaleFrom"]?.string == "flag")

@@ -1,0 +1,79 @@
+import CDBusLoader
+
+/// A private connection to the session bus through libdbus, loaded with dlopen only when a bus is
+/// configured (`DBUS_SESSION_BUS_ADDRESS`): the shell's portal client and an application's dock
+/// badge share it. Nothing waits on the bus: messages are queued and written as the descriptor
+/// allows, and incoming ones are handed over from ``service(_:)``. A bus that goes away closes the
+/// connection quietly. Not Sendable: event-loop thread only.
+package final class SessionBusConnection {
+    /// libdbus's entry points.
+    package let dbus: BadgeDBus
+    /// The connection, or nil once the bus went away.
+    package private(set) var connection: OpaquePointer?
+
+    /// Connects; nil (quietly) without an address, without libdbus, or when the bus cannot be reached.
+    package init?(address: String?) {
+        guard let address, !address.isEmpty else { return nil }
+        var dbus = BadgeDBus()
+        guard badge_dbus_load(&dbus) != 0 else { return nil }
+        self.dbus = dbus
+        var error = BadgeDBusError()
+        dbus.error_init(&error)
+        guard let connection = dbus.bus_get_private(BADGE_DBUS_BUS_SESSION, &error) else {
+            dbus.error_free(&error)
+            return nil
+        }
+        dbus.error_free(&error)
+        // libdbus would otherwise call exit() when the bus disconnects.
+        dbus.connection_set_exit_on_disconnect(connection, 0)
+        self.connection = connection
+    }
+
+    deinit { close() }
+
+    /// The descriptor to poll, or nil.
+    package var fileDescriptor: Int32? {
+        guard let connection else { return nil }
+        var fd: Int32 = -1
+        return dbus.connection_get_unix_fd(connection, &fd) != 0 && fd >= 0 ? fd : nil
+    }
+
+    /// True while messages wait to be written (poll for writing then).
+    package var hasPendingOutput: Bool {
+        guard let connection else { return false }
+        return dbus.connection_has_messages_to_send(connection) != 0
+    }
+
+    /// Reads and writes what the socket allows and hands each incoming message to `body` (then
+    /// frees it); false when the bus went away (the connection is closed then).
+    @discardableResult
+    package func service(_ body: (OpaquePointer) -> Void = { _ in }) -> Bool {
+        guard let connection else { return false }
+        guard dbus.connection_read_write(connection, 0) != 0 else {
+            close()
+            return false
+        }
+        while let message = dbus.connection_pop_message(connection) {
+            body(message)
+            dbus.message_unref(message)
+        }
+        return true
+    }
+
+    /// The loop source `name` for this connection: incoming messages go to `onMessage`, and
+    /// `onDisconnect` runs once the bus went away.
+    package func source(named name: String, onMessage: @escaping (OpaquePointer) -> Void = { _ in },
+                        onDisconnect: @escaping () -> Void = {}) -> EventLoop.Source {
+        EventLoop.Source(name: name, descriptor: { [weak self] in self?.fileDescriptor },
+                         interest: { [weak self] in self?.hasPendingOutput == true ? [.readable, .writable] : .readable },
+                         handle: { [weak self] _ in if self?.service(onMessage) == false { onDisconnect() } })
+    }
+
+    private func close() {
+        guard let connection else { return }
+        // A private connection must be closed before its last unref.
+        dbus.connection_close(connection)
+        dbus.connection_unref(connection)
+        self.connection = nil
+    }
+}
