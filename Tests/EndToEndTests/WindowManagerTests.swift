@@ -79,8 +79,24 @@ final class WindowManager {
 }
 
 /// Runs a command-line X client (xdotool, wmctrl) on the session's display; returns its stdout.
+///
+/// `xdotool search` walks every window and stops at the first one that vanishes meanwhile
+/// ("BadWindow", as a window manager starting up creates and destroys windows): that race is
+/// xdotool's own, so such a search is tried again (three times at most).
 @discardableResult
 func runClient(_ name: String, _ arguments: [String], display: String) throws -> String {
+    guard name == "xdotool", arguments.first == "search" else { return try runClientOnce(name, arguments, display: display) }
+    var attempt = 0
+    while true {
+        do {
+            return try runClientOnce(name, arguments, display: display)
+        } catch let error as HarnessError where error.description.contains("BadWindow") && attempt < 2 {
+            attempt += 1
+        }
+    }
+}
+
+private func runClientOnce(_ name: String, _ arguments: [String], display: String) throws -> String {
     guard let path = findOnPath(name) else { throw HarnessError("\(name) is not installed") }
     let tool = try ChildProcess(executable: path, arguments: arguments, environment: .inherited(adding: ["DISPLAY": display]))
     var lines: [String] = []
