@@ -52,20 +52,11 @@ struct ToolbarConfig: Sendable {
 
     /// Reads and checks the file at `path`.
     static func load(path: String) throws(Error) -> ToolbarConfig {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Error(message: "\(path): cannot open: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Error(message: "\(path): cannot read: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            bytes += chunk[0..<count]
-            guard bytes.count <= maximumFileSize else { throw Error(message: "\(path): larger than \(maximumFileSize) bytes") }
+        let bytes: [UInt8]
+        do {
+            bytes = try SmallFile.read(path, limit: maximumFileSize)
+        } catch {
+            throw Error(message: "\(path): \(error)")
         }
         return try parse(bytes, file: path)
     }

@@ -45,13 +45,20 @@ package struct Atoms: Sendable {
     /// _NET_WM_SYNC_REQUEST_COUNTER: the window's SYNC counter for it.
     package let netWMSyncRequestCounter: xcb_atom_t
 
+    /// _XSETTINGS_S0: the selection the XSETTINGS manager of screen 0 owns.
+    package let xsettingsSelection: xcb_atom_t
+    /// _XSETTINGS_SETTINGS: the manager's settings property.
+    package let xsettingsSettings: xcb_atom_t
+    /// MANAGER: the message announcing a new selection owner.
+    package let manager: xcb_atom_t
+
     /// Interns every atom with one round trip.
     package init(connection: XConnection) throws(X11Error) {
         let names = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_NAME", "_NET_WM_NAME", "UTF8_STRING", "_NET_WM_PID",
                      "_NET_WM_PING", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "RESOURCE_MANAGER",
                      "_NET_WM_WINDOW_TYPE_TOOLTIP", "_NET_WM_ICON", "_NET_WM_STATE", "_NET_WM_STATE_DEMANDS_ATTENTION",
                      "_NET_SUPPORTING_WM_CHECK", "_NET_STARTUP_ID", "_NET_STARTUP_INFO_BEGIN", "_NET_STARTUP_INFO",
-                     "_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER"]
+                     "_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER", "_XSETTINGS_S0", "_XSETTINGS_SETTINGS", "MANAGER"]
         let atoms = try connection.internAtoms(names)
         func atom(_ name: String) -> xcb_atom_t { atoms[name] ?? 0 }
         wmProtocols = atom("WM_PROTOCOLS")
@@ -74,5 +81,8 @@ package struct Atoms: Sendable {
         netStartupInfo = atom("_NET_STARTUP_INFO")
         netWMSyncRequest = atom("_NET_WM_SYNC_REQUEST")
         netWMSyncRequestCounter = atom("_NET_WM_SYNC_REQUEST_COUNTER")
+        xsettingsSelection = atom("_XSETTINGS_S0")
+        xsettingsSettings = atom("_XSETTINGS_SETTINGS")
+        manager = atom("MANAGER")
     }
 }

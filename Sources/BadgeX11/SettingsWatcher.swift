@@ -9,9 +9,6 @@ import Glibc
 package final class SettingsWatcher {
     private let x: XConnection
     private let atoms: Atoms
-    private let selection: xcb_atom_t
-    private let settingsAtom: xcb_atom_t
-    private let manager: xcb_atom_t
     /// The settings manager's window, or nil when none runs.
     private(set) var owner: xcb_window_t?
     private var xsettings: [String: XSetting] = [:]
@@ -21,16 +18,16 @@ package final class SettingsWatcher {
 
     /// Starts watching on screen 0 (root StructureNotify and PropertyChange; the owner's
     /// StructureNotify and PropertyChange), and reads the current settings.
-    package init(connection x: XConnection, atoms: Atoms) throws(X11Error) {
+    private var selection: xcb_atom_t { atoms.xsettingsSelection }
+    private var settingsAtom: xcb_atom_t { atoms.xsettingsSettings }
+    private var manager: xcb_atom_t { atoms.manager }
+
+    package init(connection x: XConnection, atoms: Atoms) {
         self.x = x
         self.atoms = atoms
-        let names = try x.internAtoms(["_XSETTINGS_S0", "_XSETTINGS_SETTINGS", "MANAGER"])
-        selection = names["_XSETTINGS_S0"] ?? 0
-        settingsAtom = names["_XSETTINGS_SETTINGS"] ?? 0
-        manager = names["MANAGER"] ?? 0
         let mask: [UInt32] = [XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue]
         xcb_change_window_attributes(x.handle, x.root, XCB_CW_EVENT_MASK.rawValue, mask)
-        resourceScale = XResources.deviceScale(connection: x, atoms: atoms).flatMap { $0 >= 0.5 && $0 <= 4 ? $0 : nil }
+        resourceScale = XResources.deviceScale(connection: x, atoms: atoms)
         findOwner()
         settings = DesktopSettings(xsettings: xsettings, resourceScale: resourceScale)
     }
@@ -54,7 +51,7 @@ package final class SettingsWatcher {
             if notify.window == owner, notify.atom == settingsAtom {
                 readSettings()
             } else if notify.window == x.root, notify.atom == atoms.resourceManager {
-                resourceScale = XResources.deviceScale(connection: x, atoms: atoms).flatMap { $0 >= 0.5 && $0 <= 4 ? $0 : nil }
+                resourceScale = XResources.deviceScale(connection: x, atoms: atoms)
             } else {
                 return false
             }

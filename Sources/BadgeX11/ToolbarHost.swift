@@ -118,7 +118,7 @@ public final class ToolbarHost {
         self.clock = clock
         let atoms = try Atoms(connection: connection)
         self.atoms = atoms
-        let watcher = try SettingsWatcher(connection: connection, atoms: atoms)
+        let watcher = SettingsWatcher(connection: connection, atoms: atoms)
         settingsWatcher = watcher
         portal = PortalAppearance(environment: getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) })
         let scale = scale.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? watcher.settings.scale ?? 1

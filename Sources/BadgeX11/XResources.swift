@@ -15,15 +15,15 @@ package enum XResources {
         return scale(fromResources: String(decoding: bytes, as: UTF8.self))
     }
 
-    /// Parses "Xft.dpi: 144" out of a resource database string into a scale (1.5); nil if absent or out of range.
+    /// Parses "Xft.dpi: 144" out of a resource database string into a scale (1.5); nil if absent or
+    /// out of the range XSETTINGS' DPI is held to (``DesktopSettings/scale(dpi:)``).
     package static func scale(fromResources database: String) -> Double? {
         for line in database.split(separator: "\n") {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let key = line[..<colon].filter { $0 != " " && $0 != "\t" }
             guard key == "Xft.dpi" else { continue }
             let value = line[line.index(after: colon)...].filter { $0 != " " && $0 != "\t" }
-            guard let dpi = Double(value), dpi.isFinite, dpi >= 48, dpi <= 960 else { return nil }
-            return dpi / 96
+            return Double(value).flatMap(DesktopSettings.scale(dpi:))
         }
         return nil
     }

@@ -290,3 +290,13 @@ import Testing
         #expect(DesktopSettings(xsettings: [:], resourceScale: nil) == DesktopSettings())
     }
 }
+
+@Suite struct XResourcesTests {
+    @Test func readsXftDPI() {
+        #expect(XResources.scale(fromResources: "Xft.antialias:\t1\nXft.dpi:\t192\n") == 2)
+        #expect(XResources.scale(fromResources: "Xft.dpi: 144") == 1.5)
+        #expect(XResources.scale(fromResources: "Xcursor.size: 24") == nil)
+        #expect(XResources.scale(fromResources: "Xft.dpi: lots") == nil)
+        #expect(XResources.scale(fromResources: "Xft.dpi: 100000") == nil)
+    }
+}
