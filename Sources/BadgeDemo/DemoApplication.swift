@@ -36,7 +36,7 @@ final class DemoApplication {
 
     /// Prepares the toolbar, text and icons; throws ``DemoSetupError`` for an unusable config or
     /// icon file (naming it), or a drawing error when text or icons cannot be set up.
-    init(options: DemoOptions, locale: DesktopLocale = .adopt(), signals: SignalWatcher? = nil) throws {
+    init(options: DemoOptions, locale: DesktopLocale, signals: SignalWatcher? = nil) throws {
         self.signals = signals
         identity = ApplicationIdentity(instanceName: "badge-demo", className: "BadgeDemo",
                                        title: locale.translate("Badges", domain: Self.domain), desktopFileID: "badge-demo", iconName: "bell")
@@ -79,7 +79,7 @@ final class DemoApplication {
         for button in toolbar.buttons { button.badge.strings = strings }
         // The counts of the last run, for the buttons that still exist; --count wins.
         if options.screenshotPath == nil,
-           let path = SavedCounts.path(options: options, environment: { getenv($0).map { String(cString: $0) } }) {
+           let path = SavedCounts.path(options: options, environment: environment) {
             let saved = SavedCounts(path: path, clock: clock)
             saved.warn = { StandardError.write("badge-demo: \($0)") }
             let contents = saved.load()

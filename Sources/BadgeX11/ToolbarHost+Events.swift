@@ -5,8 +5,9 @@ import Glibc
 /// Input routing: X events become toolbar input (pointer, keys, focus, hover), window changes
 /// (expose, resize, map, destroy) and window-manager requests (close, ping).
 extension ToolbarHost {
-    /// Handles `event` if it is the host's (its window's or tooltip's, its keyboard's, or an error
-    /// about them); returns false for anything else, which is yours.
+    /// Handles `event` if it is the host's (its window's or tooltip's, its keyboard's, the desktop
+    /// settings' events on the root window and the XSETTINGS manager's, or an error about them);
+    /// returns false for anything else, which is yours.
     @discardableResult
     public func handle(_ event: XEvent) -> Bool {
         let code = event.code
