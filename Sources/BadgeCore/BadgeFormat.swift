@@ -86,7 +86,7 @@ public struct BadgeFormat: Hashable, Sendable {
     }
 
     /// Trims leading/trailing whitespace and turns line breaks into spaces so a badge stays one line.
-    static func cleaned(_ text: String) -> String {
+    package static func cleaned(_ text: String) -> String {
         var characters = Substring(text)
         while let first = characters.first, first.isWhitespace { characters.removeFirst() }
         while let last = characters.last, last.isWhitespace { characters.removeLast() }

@@ -41,4 +41,6 @@ public enum ChangeCause: String, Hashable, Sendable {
     case wheel
     /// A control-channel command.
     case control
+    /// An assistive technology, such as a screen reader performing a button's action.
+    case accessibility
 }

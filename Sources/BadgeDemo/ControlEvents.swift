@@ -49,6 +49,20 @@ enum ControlEvents {
         .object([("event", .string("config")), ("cause", .string(cause)), ("buttons", .array(buttons.map { .string($0) }))])
     }
 
+    /// `accessibility`: screen readers started or stopped seeing the toolbar (AT-SPI2).
+    static func accessibility(_ status: ToolbarHost.AccessibilityStatus) -> JSONValue {
+        .object([("event", .string("accessibility"))] + accessibilityFields(status))
+    }
+
+    /// "status": "off" (with "reason"), "connecting", or "registered" (with "bus", the bus name).
+    static func accessibilityFields(_ status: ToolbarHost.AccessibilityStatus) -> [(String, JSONValue)] {
+        switch status {
+        case .off(let reason): return [("status", .string("off")), ("reason", .string(reason))]
+        case .connecting: return [("status", .string("connecting"))]
+        case .registered(let bus): return [("status", .string("registered")), ("bus", .string(bus))]
+        }
+    }
+
     /// `error`: a bad line.
     static func error(line: Int, reason: String) -> JSONValue {
         .object([("event", .string("error")), ("line", .int(line)), ("reason", .string(reason))])
@@ -79,7 +93,8 @@ enum ControlEvents {
                         ("focused", toolbar.focusedButton.map { .string($0.id) } ?? .null),
                         ("focusVisible", .bool(toolbar.focusIsVisible)),
                         ("tooltip", host.tooltip.map(tooltipFrame) ?? .null), ("urgent", .bool(host.isUrgent)),
-                        ("windowFocused", .bool(host.windowHasFocus)), ("reducedMotion", .bool(host.reducesMotion)), ("upload", .string(host.uploadMethod)),
+                        ("windowFocused", .bool(host.windowHasFocus)),
+                        ("accessibility", .object(accessibilityFields(host.accessibilityStatus))), ("reducedMotion", .bool(host.reducesMotion)), ("upload", .string(host.uploadMethod)),
                         ("settings", .object([("scale", .double(host.scale)), ("scaleFrom", .string(sources.scale)),
                                               ("theme", .string(theme.name)), ("themeFrom", .string(sources.theme)),
                                               ("reducedMotion", .bool(host.reducesMotion)),

@@ -198,6 +198,8 @@ final class DemoApplication {
         case .windowStateChanged(let state):
             // The dock shows what the taskbar shows, coalesced the same way.
             if let host { dock?.publish(count: host.toolbar.totalCount, urgent: state.urgent) }
+        case .accessibilityChanged(let status):
+            control?.emit(ControlEvents.accessibility(status))
         case .warning(let message):
             StandardError.write("badge-demo: \(message)")
         }

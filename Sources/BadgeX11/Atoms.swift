@@ -51,6 +51,8 @@ package struct Atoms: Sendable {
     package let xsettingsSettings: xcb_atom_t
     /// MANAGER: the message announcing a new selection owner.
     package let manager: xcb_atom_t
+    /// AT_SPI_BUS: the accessibility bus's address, on the root window (set by at-spi-bus-launcher).
+    package let atSPIBus: xcb_atom_t
 
     /// Interns every atom with one round trip.
     package init(connection: XConnection) throws(X11Error) {
@@ -58,7 +60,8 @@ package struct Atoms: Sendable {
                      "_NET_WM_PING", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "RESOURCE_MANAGER",
                      "_NET_WM_WINDOW_TYPE_TOOLTIP", "_NET_WM_ICON", "_NET_WM_STATE", "_NET_WM_STATE_DEMANDS_ATTENTION",
                      "_NET_SUPPORTING_WM_CHECK", "_NET_STARTUP_ID", "_NET_STARTUP_INFO_BEGIN", "_NET_STARTUP_INFO",
-                     "_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER", "_XSETTINGS_S0", "_XSETTINGS_SETTINGS", "MANAGER"]
+                     "_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER", "_XSETTINGS_S0", "_XSETTINGS_SETTINGS", "MANAGER",
+                     "AT_SPI_BUS"]
         let atoms = try connection.internAtoms(names)
         func atom(_ name: String) -> xcb_atom_t { atoms[name] ?? 0 }
         wmProtocols = atom("WM_PROTOCOLS")
@@ -84,5 +87,6 @@ package struct Atoms: Sendable {
         xsettingsSelection = atom("_XSETTINGS_S0")
         xsettingsSettings = atom("_XSETTINGS_SETTINGS")
         manager = atom("MANAGER")
+        atSPIBus = atom("AT_SPI_BUS")
     }
 }

@@ -10,6 +10,10 @@ package final class SessionBusConnection {
     package let dbus: BadgeDBus
     /// The connection, or nil once the bus went away.
     package private(set) var connection: OpaquePointer?
+    /// Replies awaited, by the serial of their call.
+    private var awaited: [UInt32: ([DBusValue]?) -> Void] = [:]
+    /// Everything else that arrives (signals), for each part of the program that listens.
+    private var listeners: [(OpaquePointer) -> Void] = []
 
     /// Connects; nil (quietly) without an address, without libdbus, or when the bus cannot be reached.
     package init?(address: String?) {
@@ -54,10 +58,39 @@ package final class SessionBusConnection {
             return false
         }
         while let message = dbus.connection_pop_message(connection) {
-            body(message)
+            let type = dbus.message_get_type(message)
+            let serial = dbus.message_get_reply_serial(message)
+            if type == DBUS_MESSAGE_TYPE_METHOD_RETURN || type == DBUS_MESSAGE_TYPE_ERROR, let reply = awaited.removeValue(forKey: serial) {
+                reply(type == DBUS_MESSAGE_TYPE_ERROR ? nil : dbus.arguments(of: message) ?? [])
+            } else {
+                for listener in listeners { listener(message) }
+                body(message)
+            }
             dbus.message_unref(message)
         }
         return true
+    }
+
+    /// Sends a method call without waiting; `reply` gets the answer's values, or nil for an error
+    /// reply (or a bus that goes away first).
+    package func call(_ destination: String, path: String, interface: String, member: String,
+                      arguments: [DBusValue] = [], reply: @escaping ([DBusValue]?) -> Void) {
+        guard let connection, let message = dbus.message_new_method_call(destination, path, interface, member) else {
+            reply(nil)
+            return
+        }
+        defer { dbus.message_unref(message) }
+        var serial: UInt32 = 0
+        guard dbus.append(arguments, to: message), dbus.connection_send(connection, message, &serial) != 0 else {
+            reply(nil)
+            return
+        }
+        awaited[serial] = reply
+    }
+
+    /// Hands every incoming message that is not an awaited reply to `body` too.
+    package func listen(_ body: @escaping (OpaquePointer) -> Void) {
+        listeners.append(body)
     }
 
     /// The loop source `name` for this connection: incoming messages go to `onMessage`, and
@@ -71,6 +104,9 @@ package final class SessionBusConnection {
 
     private func close() {
         guard let connection else { return }
+        let unanswered = awaited.values
+        awaited.removeAll()
+        for reply in unanswered { reply(nil) }
         // A private connection must be closed before its last unref.
         dbus.connection_close(connection)
         dbus.connection_unref(connection)

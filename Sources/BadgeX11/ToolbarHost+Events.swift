@@ -34,7 +34,10 @@ extension ToolbarHost {
                 PixelRect(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height))
             }
             exposed = exposed.map { $0.union(rect) } ?? rect
+        case XCB_REPARENT_NOTIFY:
+            knownOrigin = nil
         case XCB_CONFIGURE_NOTIFY:
+            knownOrigin = nil
             let (width, height) = event.withEvent(as: xcb_configure_notify_event_t.self) { (Int($0.width), Int($0.height)) }
             resized(width: width, height: height)
         case XCB_MAP_NOTIFY:

@@ -47,6 +47,8 @@ extension ToolbarHost {
             if !changes.isEmpty, let state = publisher.pushed { onEvent?(.windowStateChanged(state)) }
         }
         windowStateIsDueNow = false
+        // Screen readers hear what changed (focus, descriptions, the title, the window's activation).
+        accessibility?.update()
         tooltips?.follow(toolbar, host: surface.window)
         tooltips?.fireIfDue(toolbar, host: surface.window, mapped: mapped)
         try flush()

@@ -54,6 +54,8 @@ public final class ToolbarHost {
         /// what its flags override, then calls ``setScale(_:)``, sets the renderer's theme
         /// (and ``invalidate()``), or ``reducesMotion``.
         case desktopSettingsChanged(DesktopSettings)
+        /// Screen readers started or stopped seeing the toolbar (AT-SPI2).
+        case accessibilityChanged(AccessibilityStatus)
         /// Something failed that the host carries on without (a refused request, a frame or the
         /// window icon that could not be drawn, no keyboard); one line for a log.
         case warning(String)
@@ -120,7 +122,9 @@ public final class ToolbarHost {
         self.atoms = atoms
         let watcher = SettingsWatcher(connection: connection, atoms: atoms)
         settingsWatcher = watcher
-        portal = PortalAppearance(environment: getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) })
+        let sessionBus = SessionBusConnection(address: getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) })
+        self.sessionBus = sessionBus
+        portal = sessionBus.flatMap(PortalAppearance.init(bus:))
         let scale = scale.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? watcher.settings.scale ?? 1
         // The window's size needs no text: it is mapped before anything is measured or drawn.
         let size = toolbar.preferredSize.pixels(scale: scale)
@@ -184,13 +188,26 @@ public final class ToolbarHost {
         } catch {
             warn("\(error); carrying on without tooltips")
         }
+        startAccessibility()
     }
 
     /// Follows XSETTINGS and the X resources.
     var settingsWatcher: SettingsWatcher?
+    /// The session bus (with `DBUS_SESSION_BUS_ADDRESS`): the portal, and finding the accessibility bus.
+    var sessionBus: SessionBusConnection?
     /// Follows the desktop portal's colour scheme (with a session bus; serviced by the loop the host
     /// is attached to).
     var portal: PortalAppearance?
+    /// The AT-SPI2 bridge, once an accessibility bus was found.
+    var accessibility: AccessibilityBridge?
+    /// Whether screen readers see the toolbar (AT-SPI2, serviced by the loop the host is attached to).
+    public internal(set) var accessibilityStatus: AccessibilityStatus = .off("not started (it starts after the first frame)") {
+        didSet { if accessibilityStatus != oldValue { onEvent?(.accessibilityChanged(accessibilityStatus)) } }
+    }
+    /// The loop the host is attached to (the bridge's source joins it when the bridge starts).
+    weak var attachedLoop: EventLoop?
+    /// The window's top-left pixel on the screen, until the window moves.
+    var knownOrigin: (x: Int, y: Int)?
     /// `_NET_WM_SYNC_REQUEST` for a top-level window (nil without the SYNC extension).
     var resizeSync: ResizeSync?
     /// The launcher's startup notification, answered once the first frame is on the screen.
@@ -348,13 +365,17 @@ public final class ToolbarHost {
             return false
         }
         loop.addDeadline(named: "toolbar") { [weak self] in self?.timeUntilNextDeadline }
+        attachedLoop = loop
         if let portal {
             portal.onChange = { [weak self] in
                 guard let self else { return }
                 self.onEvent?(.desktopSettingsChanged(self.desktopSettings))
             }
-            loop.add(portal.source)
         }
+        if let sessionBus {
+            loop.add(sessionBus.source(named: "session-bus", onDisconnect: { [weak self] in self?.portal?.busWentAway() }))
+        }
+        if let accessibility { loop.add(accessibility.source) }
     }
 
     /// Runs the host in a loop of its own until the window is closed (``Event/closeRequested``, or

@@ -3,6 +3,8 @@
 // The declarations mirror <dbus/dbus.h> (libdbus-1.so.3, a stable ABI).
 #include <dlfcn.h>
 #include <stdint.h>
+/* The protocol's names and numbers (message types, standard error names): macros only, no link. */
+#include "/usr/include/dbus-1.0/dbus/dbus-protocol.h"
 
 typedef uint32_t badge_dbus_bool_t;
 typedef struct BadgeDBusConnection BadgeDBusConnection;
@@ -30,9 +32,8 @@ typedef struct BadgeDBusMessageIter {
 
 /// DBUS_BUS_SESSION in enum DBusBusType.
 #define BADGE_DBUS_BUS_SESSION 0
-/* DBusMessage types (DBUS_MESSAGE_TYPE_*). */
-#define BADGE_DBUS_MESSAGE_TYPE_METHOD_RETURN 2
-#define BADGE_DBUS_MESSAGE_TYPE_ERROR 3
+/// DBUS_DISPATCH_DATA_REMAINS in enum DBusDispatchStatus (dbus-connection.h, which needs more headers).
+#define BADGE_DBUS_DISPATCH_DATA_REMAINS 0
 
 typedef struct BadgeDBus {
     void (*error_init)(BadgeDBusError *error);
@@ -65,6 +66,18 @@ typedef struct BadgeDBus {
     void (*message_iter_recurse)(BadgeDBusMessageIter *iter, BadgeDBusMessageIter *sub);
     void (*message_iter_get_basic)(BadgeDBusMessageIter *iter, void *value);
     badge_dbus_bool_t (*message_iter_next)(BadgeDBusMessageIter *iter);
+    BadgeDBusConnection *(*connection_open_private)(const char *address, BadgeDBusError *error);
+    BadgeDBusMessage *(*message_new_method_return)(BadgeDBusMessage *call);
+    BadgeDBusMessage *(*message_new_error)(BadgeDBusMessage *call, const char *name, const char *text);
+    const char *(*message_get_path)(BadgeDBusMessage *message);
+    const char *(*message_get_interface)(BadgeDBusMessage *message);
+    const char *(*message_get_member)(BadgeDBusMessage *message);
+    const char *(*message_get_signature)(BadgeDBusMessage *message);
+    const char *(*message_get_sender)(BadgeDBusMessage *message);
+    badge_dbus_bool_t (*message_get_no_reply)(BadgeDBusMessage *message);
+    long (*connection_get_outgoing_size)(BadgeDBusConnection *connection);
+    int (*connection_get_dispatch_status)(BadgeDBusConnection *connection);
+    const char *(*message_get_error_name)(BadgeDBusMessage *message);
 } BadgeDBus;
 
 #define BADGE_DBUS_LOAD(field, symbol) \
@@ -102,5 +115,17 @@ static inline int badge_dbus_load(BadgeDBus *library) {
     BADGE_DBUS_LOAD(message_iter_recurse, "dbus_message_iter_recurse")
     BADGE_DBUS_LOAD(message_iter_get_basic, "dbus_message_iter_get_basic")
     BADGE_DBUS_LOAD(message_iter_next, "dbus_message_iter_next")
+    BADGE_DBUS_LOAD(connection_open_private, "dbus_connection_open_private")
+    BADGE_DBUS_LOAD(message_new_method_return, "dbus_message_new_method_return")
+    BADGE_DBUS_LOAD(message_new_error, "dbus_message_new_error")
+    BADGE_DBUS_LOAD(message_get_path, "dbus_message_get_path")
+    BADGE_DBUS_LOAD(message_get_interface, "dbus_message_get_interface")
+    BADGE_DBUS_LOAD(message_get_member, "dbus_message_get_member")
+    BADGE_DBUS_LOAD(message_get_signature, "dbus_message_get_signature")
+    BADGE_DBUS_LOAD(message_get_sender, "dbus_message_get_sender")
+    BADGE_DBUS_LOAD(message_get_no_reply, "dbus_message_get_no_reply")
+    BADGE_DBUS_LOAD(connection_get_outgoing_size, "dbus_connection_get_outgoing_size")
+    BADGE_DBUS_LOAD(connection_get_dispatch_status, "dbus_connection_get_dispatch_status")
+    BADGE_DBUS_LOAD(message_get_error_name, "dbus_message_get_error_name")
     return 1;
 }

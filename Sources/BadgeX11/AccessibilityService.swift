@@ -1,0 +1,386 @@
+import BadgeCore
+import CAtspi
+import CDBusLoader
+
+/// Answers AT-SPI2 method calls from an ``AccessibleTree`` snapshot: Accessible, Application,
+/// Component, Action, and the standard Properties, Introspectable and Peer interfaces.
+///
+/// Pure: a call comes in as a ``Request`` and leaves as a ``Reply``, so every answer, including
+/// the standard D-Bus error for a wrong signature, an unknown path, interface or method, or an
+/// index out of range, is tested without a bus.
+package struct AccessibilityService {
+    /// A method call.
+    package struct Request: Sendable {
+        /// The object path called.
+        package var path: String
+        /// The interface ("" when the caller named none).
+        package var interface: String
+        /// The method.
+        package var member: String
+        /// The arguments' signature.
+        package var signature: String
+        /// The arguments.
+        package var arguments: [DBusValue]
+
+        /// A call.
+        package init(path: String, interface: String, member: String, signature: String? = nil, arguments: [DBusValue] = []) {
+            self.path = path
+            self.interface = interface
+            self.member = member
+            self.signature = signature ?? DBusValue.signature(of: arguments)
+            self.arguments = arguments
+        }
+    }
+
+    /// What to send back (and do).
+    package enum Reply: Equatable, Sendable {
+        /// A method return with these values.
+        case values([DBusValue])
+        /// A standard error reply.
+        case error(name: String, message: String)
+        /// Apply `action` to toolbar button `button` (as the matching click would), then return true.
+        case perform(button: Int, action: BadgeAction)
+        /// Give toolbar button `button` the keyboard focus, then return true.
+        case focus(button: Int)
+        /// Remember the application id the registry gives (`Application.Id`), then return nothing.
+        case setApplicationID(Int32)
+    }
+
+    /// The standard interfaces.
+    package static let propertiesInterface = "org.freedesktop.DBus.Properties"
+    /// D-Bus introspection.
+    package static let introspectableInterface = "org.freedesktop.DBus.Introspectable"
+    /// D-Bus ping.
+    package static let peerInterface = "org.freedesktop.DBus.Peer"
+    /// Where libatspi asks for objects to preload (`org.a11y.atspi.Cache`).
+    package static let cachePath = "/org/a11y/atspi/cache"
+    /// The AT-SPI2 version this bridge speaks.
+    package static let atspiVersion = "2.1"
+
+    /// The tree answered from.
+    package var tree: AccessibleTree
+    /// This connection's unique bus name, which every object reference carries.
+    package var busName: String
+    /// The registry's desktop, the application's parent (the answer to Embed).
+    package var desktop: DBusValue = Self.null
+    /// The window's top-left corner on the screen, in pixels.
+    package var windowOrigin: (x: Int, y: Int) = (0, 0)
+    /// The id the registry gave the application.
+    package var applicationID: Int32 = 0
+    /// The toolkit's name and version (Application.ToolkitName, Version).
+    package var toolkit = (name: "BadgeKit", version: BadgeKitVersion.string)
+    /// The locale name (LC_MESSAGES), for Accessible.Locale and Application.GetLocale.
+    package var locale = "C"
+
+    /// A service for `tree`, its objects named on `busName`.
+    package init(tree: AccessibleTree, busName: String) {
+        self.tree = tree
+        self.busName = busName
+    }
+
+    /// The null object reference.
+    package static let null = DBusValue.structure([.string(""), .objectPath(ATSPI_DBUS_PATH_NULL)])
+
+    /// The reference to the node at `path` in this application.
+    package func reference(_ path: String?) -> DBusValue {
+        guard let path else { return Self.null }
+        return .structure([.string(busName), .objectPath(path)])
+    }
+
+    /// The answer to `request`.
+    package func answer(_ request: Request) -> Reply {
+        if request.interface == Self.peerInterface {
+            switch (request.member, request.signature) {
+            case ("Ping", ""): return .values([])
+            case ("GetMachineId", ""): return .error(name: DBUS_ERROR_NOT_SUPPORTED, message: "no machine id here")
+            default: return unknownMethod(request)
+            }
+        }
+        if request.path == Self.cachePath, request.interface == ATSPI_DBUS_INTERFACE_CACHE || request.interface.isEmpty,
+           request.member == "GetItems" {
+            guard request.signature == "" else { return wrongSignature(request, expected: "") }
+            // Nothing to preload: clients ask each object (and so never hold a stale child list).
+            return .values([.array(element: "((so)(so)(so)iiassusau)", [])])
+        }
+        guard let node = tree[request.path] else {
+            if request.interface == Self.introspectableInterface, request.member == "Introspect", request.signature == "" {
+                return .values([.string(Self.introspection(of: nil, children: Self.childNames(below: request.path, in: tree)))])
+            }
+            return .error(name: DBUS_ERROR_UNKNOWN_OBJECT, message: "no accessible object at \(request.path)")
+        }
+        switch request.interface {
+        case Self.propertiesInterface: return properties(request, node)
+        case Self.introspectableInterface:
+            guard request.member == "Introspect" else { return unknownMethod(request) }
+            guard request.signature == "" else { return wrongSignature(request, expected: "") }
+            return .values([.string(Self.introspection(of: node, children: []))])
+        case ATSPI_DBUS_INTERFACE_ACCESSIBLE: return accessible(request, node)
+        case ATSPI_DBUS_INTERFACE_APPLICATION where node.interfaces.contains(ATSPI_DBUS_INTERFACE_APPLICATION):
+            return application(request)
+        case ATSPI_DBUS_INTERFACE_COMPONENT where node.interfaces.contains(ATSPI_DBUS_INTERFACE_COMPONENT):
+            return component(request, node)
+        case ATSPI_DBUS_INTERFACE_ACTION where !node.actions.isEmpty:
+            return action(request, node)
+        case "":
+            // No interface named: the first interface of the node's that has the method.
+            for interface in node.interfaces + [Self.propertiesInterface] {
+                var named = request
+                named.interface = interface
+                let reply = answer(named)
+                if case .error(let name, _) = reply, name == DBUS_ERROR_UNKNOWN_METHOD { continue }
+                return reply
+            }
+            return unknownMethod(request)
+        default:
+            return .error(name: DBUS_ERROR_UNKNOWN_INTERFACE, message: "\(request.path) has no interface \(request.interface)")
+        }
+    }
+
+    // MARK: Accessible
+
+    private func accessible(_ request: Request, _ node: AccessibleNode) -> Reply {
+        let expected: String
+        switch request.member {
+        case "GetChildAtIndex": expected = "i"
+        case "GetChildren", "GetIndexInParent", "GetRelationSet", "GetRole", "GetRoleName", "GetLocalizedRoleName",
+             "GetState", "GetAttributes", "GetApplication", "GetInterfaces":
+            expected = ""
+        default: return unknownMethod(request)
+        }
+        guard request.signature == expected else { return wrongSignature(request, expected: expected) }
+        switch request.member {
+        case "GetChildAtIndex":
+            guard let index = request.arguments.first?.integerValue, index >= 0, index < node.children.count else {
+                return .error(name: DBUS_ERROR_INVALID_ARGS,
+                              message: "child index \(request.arguments.first?.integerValue ?? -1) is out of range: \(request.path) has \(node.children.count) children")
+            }
+            return .values([reference(node.children[Int(index)])])
+        case "GetChildren": return .values([.array(element: "(so)", node.children.map { reference($0) })])
+        case "GetIndexInParent": return .values([.int32(Int32(tree.index(of: node)))])
+        case "GetRelationSet": return .values([.array(element: "(ua(so))", [])])
+        case "GetRole": return .values([.uint32(node.role.rawValue)])
+        case "GetRoleName", "GetLocalizedRoleName": return .values([.string(Self.roleName(node.role))])
+        case "GetState": return .values([.array(element: "u", node.stateWords.map { .uint32($0) })])
+        case "GetAttributes": return .values([attributes(node)])
+        case "GetApplication": return .values([reference(AccessibleTree.applicationPath)])
+        default: return .values([.array(element: "s", node.interfaces.map { .string($0) })])
+        }
+    }
+
+    private func attributes(_ node: AccessibleNode) -> DBusValue {
+        var entries: [(String, String)] = [("toolkit", toolkit.name)]
+        if let index = node.buttonIndex { entries.append(("button-index", String(index))) }
+        return .array(element: "{ss}", entries.map { .dictEntry(.string($0.0), .string($0.1)) })
+    }
+
+    // MARK: Application
+
+    private func application(_ request: Request) -> Reply {
+        switch request.member {
+        case "GetLocale":
+            guard request.signature == "u" else { return wrongSignature(request, expected: "u") }
+            return .values([.string(locale)])
+        case "GetApplicationBusAddress":
+            guard request.signature == "" else { return wrongSignature(request, expected: "") }
+            // No peer-to-peer server: clients use the bus.
+            return .values([.string("")])
+        default: return unknownMethod(request)
+        }
+    }
+
+    // MARK: Component
+
+    private func component(_ request: Request, _ node: AccessibleNode) -> Reply {
+        let expected: String
+        switch request.member {
+        case "Contains", "GetAccessibleAtPoint": expected = "iiu"
+        case "GetExtents", "GetPosition", "ScrollTo": expected = "u"
+        case "GetSize", "GetLayer", "GetMDIZOrder", "GrabFocus", "GetAlpha": expected = ""
+        case "SetExtents": expected = "iiiiu"
+        case "SetPosition": expected = "iiu"
+        case "SetSize": expected = "ii"
+        case "ScrollToPoint": expected = "uii"
+        default: return unknownMethod(request)
+        }
+        guard request.signature == expected else { return wrongSignature(request, expected: expected) }
+        let numbers = request.arguments.map { $0.integerValue ?? 0 }
+        switch request.member {
+        case "Contains", "GetAccessibleAtPoint":
+            guard let origin = origin(of: node, coordinates: numbers[2]) else { return badCoordinateType(numbers[2]) }
+            let point = (x: Int(numbers[0]) - origin.x, y: Int(numbers[1]) - origin.y)
+            let frame = node.frame ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
+            func inside(_ rect: PixelRect) -> Bool {
+                point.x >= rect.x && point.y >= rect.y && point.x < rect.x + rect.width && point.y < rect.y + rect.height
+            }
+            if request.member == "Contains" { return .values([.bool(inside(frame))]) }
+            let hit = node.children.first { tree[$0]?.frame.map(inside) ?? false }
+            return .values([reference(hit)])
+        case "GetExtents", "GetPosition":
+            guard let origin = origin(of: node, coordinates: numbers[0]) else { return badCoordinateType(numbers[0]) }
+            let frame = node.frame ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
+            let x = Int32(clamping: frame.x + origin.x), y = Int32(clamping: frame.y + origin.y)
+            if request.member == "GetPosition" { return .values([.int32(x), .int32(y)]) }
+            return .values([.structure([.int32(x), .int32(y), .int32(Int32(clamping: frame.width)), .int32(Int32(clamping: frame.height))])])
+        case "GetSize":
+            let frame = node.frame ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
+            return .values([.int32(Int32(clamping: frame.width)), .int32(Int32(clamping: frame.height))])
+        case "GetLayer":
+            return .values([.uint32(node.role == ATSPI_ROLE_FRAME ? ATSPI_LAYER_WINDOW.rawValue : ATSPI_LAYER_WIDGET.rawValue)])
+        case "GetMDIZOrder": return .values([.int16(0)])
+        case "GrabFocus":
+            guard let index = node.buttonIndex else { return .values([.bool(false)]) }
+            return .focus(button: index)
+        case "GetAlpha": return .values([.double(1)])
+        default:
+            // Moving, resizing and scrolling: the window manager's business, refused.
+            return .values([.bool(false)])
+        }
+    }
+
+    /// Where coordinates of `type` start, relative to the window's top-left pixel (nil: no such type).
+    private func origin(of node: AccessibleNode, coordinates type: Int64) -> (x: Int, y: Int)? {
+        switch type {
+        case Int64(ATSPI_COORD_TYPE_SCREEN.rawValue): return windowOrigin
+        case Int64(ATSPI_COORD_TYPE_WINDOW.rawValue): return (0, 0)
+        case Int64(ATSPI_COORD_TYPE_PARENT.rawValue):
+            let parent = node.parent.flatMap { tree[$0]?.frame } ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
+            return (-parent.x, -parent.y)
+        default: return nil
+        }
+    }
+
+    private func badCoordinateType(_ type: Int64) -> Reply {
+        .error(name: DBUS_ERROR_INVALID_ARGS, message: "coordinate type \(type) is none of screen (0), window (1) or parent (2)")
+    }
+
+    // MARK: Action
+
+    private func action(_ request: Request, _ node: AccessibleNode) -> Reply {
+        let expected: String
+        switch request.member {
+        case "GetDescription", "GetName", "GetLocalizedName", "GetKeyBinding", "DoAction": expected = "i"
+        case "GetActions": expected = ""
+        default: return unknownMethod(request)
+        }
+        guard request.signature == expected else { return wrongSignature(request, expected: expected) }
+        if request.member == "GetActions" {
+            return .values([.array(element: "(sss)", node.actions.map { .structure([.string($0.name), .string($0.description), .string($0.keyBinding)]) })])
+        }
+        guard let index = request.arguments.first?.integerValue, index >= 0, index < node.actions.count,
+              let button = node.buttonIndex else {
+            return .error(name: DBUS_ERROR_INVALID_ARGS,
+                          message: "action index \(request.arguments.first?.integerValue ?? -1) is out of range: \(request.path) has \(node.actions.count) actions")
+        }
+        let action = node.actions[Int(index)]
+        switch request.member {
+        case "GetDescription": return .values([.string(action.description)])
+        case "GetName", "GetLocalizedName": return .values([.string(action.name)])
+        case "GetKeyBinding": return .values([.string(action.keyBinding)])
+        default: return .perform(button: button, action: action.badgeAction)
+        }
+    }
+
+    // MARK: Properties
+
+    private func properties(_ request: Request, _ node: AccessibleNode) -> Reply {
+        switch (request.member, request.signature) {
+        case ("Get", "ss"):
+            let interface = request.arguments[0].stringValue ?? "", name = request.arguments[1].stringValue ?? ""
+            guard node.interfaces.contains(interface) else {
+                return .error(name: DBUS_ERROR_UNKNOWN_INTERFACE, message: "\(request.path) has no interface \(interface)")
+            }
+            guard let value = properties(of: node, interface: interface).first(where: { $0.0 == name })?.1 else {
+                return .error(name: DBUS_ERROR_UNKNOWN_PROPERTY, message: "\(interface) has no property \(name)")
+            }
+            return .values([.variant(value)])
+        case ("GetAll", "s"):
+            let interface = request.arguments[0].stringValue ?? ""
+            guard node.interfaces.contains(interface) else {
+                return .error(name: DBUS_ERROR_UNKNOWN_INTERFACE, message: "\(request.path) has no interface \(interface)")
+            }
+            return .values([DBusValue.dictionary(properties(of: node, interface: interface))])
+        case ("Set", "ssv"):
+            let interface = request.arguments[0].stringValue ?? "", name = request.arguments[1].stringValue ?? ""
+            guard node.interfaces.contains(interface), properties(of: node, interface: interface).contains(where: { $0.0 == name }) else {
+                return .error(name: DBUS_ERROR_UNKNOWN_PROPERTY, message: "\(interface) has no property \(name)")
+            }
+            guard interface == ATSPI_DBUS_INTERFACE_APPLICATION, name == "Id" else {
+                return .error(name: DBUS_ERROR_PROPERTY_READ_ONLY, message: "\(interface).\(name) is read-only")
+            }
+            guard case .variant(.int32(let id)) = request.arguments[2] else {
+                return .error(name: DBUS_ERROR_INVALID_ARGS, message: "Application.Id takes an int32 (i)")
+            }
+            return .setApplicationID(id)
+        case ("Get", _), ("GetAll", _), ("Set", _):
+            return wrongSignature(request, expected: request.member == "Get" ? "ss" : request.member == "GetAll" ? "s" : "ssv")
+        default:
+            return unknownMethod(request)
+        }
+    }
+
+    private func properties(of node: AccessibleNode, interface: String) -> [(String, DBusValue)] {
+        switch interface {
+        case ATSPI_DBUS_INTERFACE_ACCESSIBLE:
+            return [("Name", .string(node.name)), ("Description", .string(node.description)),
+                    ("Parent", node.parent.map { reference($0) } ?? desktop),
+                    ("ChildCount", .int32(Int32(node.children.count))), ("Locale", .string(locale)),
+                    ("AccessibleId", .string(node.path.split(separator: "/").last.map(String.init) ?? "")),
+                    ("HelpText", .string(""))]
+        case ATSPI_DBUS_INTERFACE_APPLICATION:
+            return [("ToolkitName", .string(toolkit.name)), ("Version", .string(toolkit.version)),
+                    ("AtspiVersion", .string(Self.atspiVersion)), ("Id", .int32(applicationID))]
+        case ATSPI_DBUS_INTERFACE_ACTION:
+            return [("NActions", .int32(Int32(node.actions.count)))]
+        default:
+            return []
+        }
+    }
+
+    // MARK: Errors and names
+
+    private func unknownMethod(_ request: Request) -> Reply {
+        .error(name: DBUS_ERROR_UNKNOWN_METHOD,
+               message: "\(request.interface.isEmpty ? "no interface" : request.interface) has no method \(request.member)(\(request.signature)) at \(request.path)")
+    }
+
+    private func wrongSignature(_ request: Request, expected: String) -> Reply {
+        .error(name: DBUS_ERROR_INVALID_ARGS,
+               message: "\(request.interface).\(request.member) takes (\(expected)), not (\(request.signature))")
+    }
+
+    /// The role's name as libatspi spells it ("push button").
+    package static func roleName(_ role: AtspiRole) -> String {
+        switch role {
+        case ATSPI_ROLE_APPLICATION: return "application"
+        case ATSPI_ROLE_FRAME: return "frame"
+        case ATSPI_ROLE_TOOL_BAR: return "tool bar"
+        case ATSPI_ROLE_PUSH_BUTTON: return "push button"
+        default: return "unknown"
+        }
+    }
+
+    /// The child element names below `path` (for introspecting the paths between the objects).
+    static func childNames(below path: String, in tree: AccessibleTree) -> [String] {
+        let prefix = path == "/" ? "/" : path + "/"
+        var names: [String] = []
+        for node in tree.ordered where node.path.hasPrefix(prefix) {
+            if let name = node.path.dropFirst(prefix.count).split(separator: "/").first.map(String.init), !names.contains(name) {
+                names.append(name)
+            }
+        }
+        return names
+    }
+
+    /// Introspection XML: the node's interfaces (by name; their members are in at-spi2-core's xml/) and children.
+    static func introspection(of node: AccessibleNode?, children: [String]) -> String {
+        var xml = "<!DOCTYPE node PUBLIC \"-//freedesktop//DTD D-BUS Object Introspection 1.0//EN\" "
+            + "\"http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd\">\n<node>\n"
+        if let node {
+            for interface in node.interfaces + [propertiesInterface, introspectableInterface, peerInterface] {
+                xml += "  <interface name=\"\(interface)\"/>\n"
+            }
+        }
+        for child in children { xml += "  <node name=\"\(child)\"/>\n" }
+        return xml + "</node>\n"
+    }
+}

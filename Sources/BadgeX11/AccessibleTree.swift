@@ -1,0 +1,113 @@
+import BadgeCore
+import CAtspi
+
+/// A snapshot of what the shell shows screen readers: the application, its frame (the top-level
+/// window, named like its title), the tool bar, and one push button per toolbar button, named by
+/// its label and described by its badge ("Mail, 12 unread").
+///
+/// The bridge answers queries from the latest snapshot and sends events for what differs from the
+/// previous one, as the window state is pushed as a diff. Pure: built and compared without a bus.
+package struct AccessibleTree: Equatable, Sendable {
+    /// The application object's path (AT-SPI2's root).
+    package static let applicationPath = ATSPI_DBUS_PATH_ROOT
+    /// The frame's path.
+    package static let framePath = "/org/a11y/atspi/accessible/frame"
+    /// The tool bar's path.
+    package static let toolBarPath = "/org/a11y/atspi/accessible/toolbar"
+    /// The path of the push button for toolbar button `index`.
+    package static func buttonPath(_ index: Int) -> String { "/org/a11y/atspi/accessible/button/\(index)" }
+
+    /// The nodes by path.
+    package private(set) var nodes: [String: AccessibleNode] = [:]
+    /// The application's name.
+    package let applicationName: String
+
+    /// What a toolbar's window looks like to the bridge.
+    package struct Window: Equatable, Sendable {
+        /// The title (nil: a child window inside another program's window, which has no frame of ours).
+        package var title: String?
+        /// The window's size in pixels.
+        package var size: PixelRect
+        /// True while the window is mapped.
+        package var isMapped: Bool
+        /// True while the top-level window has the keyboard focus.
+        package var isActive: Bool
+
+        /// Describes a window.
+        package init(title: String?, size: PixelRect, isMapped: Bool, isActive: Bool) {
+            self.title = title
+            self.size = size
+            self.isMapped = isMapped
+            self.isActive = isActive
+        }
+    }
+
+    /// The actions of every push button: a left click, a right click and a middle click, with the keys that do the same.
+    package static let buttonActions = [
+        AccessibleNode.Action(name: "click", description: "Adds one to the badge", keyBinding: "space", badgeAction: .increment),
+        AccessibleNode.Action(name: "decrement", description: "Takes one from the badge", keyBinding: "minus", badgeAction: .decrement),
+        AccessibleNode.Action(name: "clear", description: "Clears the badge", keyBinding: "Delete", badgeAction: .clear),
+    ]
+
+    /// The tree of `toolbar` in `window`.
+    package init(toolbar: Toolbar, applicationName: String, window: Window) {
+        self.applicationName = applicationName
+        let shown: Set<UInt32> = window.isMapped
+            ? [ATSPI_STATE_ENABLED.rawValue, ATSPI_STATE_SENSITIVE.rawValue, ATSPI_STATE_VISIBLE.rawValue, ATSPI_STATE_SHOWING.rawValue]
+            : [ATSPI_STATE_ENABLED.rawValue, ATSPI_STATE_SENSITIVE.rawValue, ATSPI_STATE_VISIBLE.rawValue]
+        let toolBarParent = window.title == nil ? Self.applicationPath : Self.framePath
+        var topChildren = [Self.toolBarPath]
+        if let title = window.title {
+            var states = shown.union([ATSPI_STATE_RESIZABLE.rawValue])
+            if window.isActive { states.insert(ATSPI_STATE_ACTIVE.rawValue) }
+            nodes[Self.framePath] = AccessibleNode(
+                path: Self.framePath, role: ATSPI_ROLE_FRAME, name: title, description: "", states: states,
+                frame: window.size, parent: Self.applicationPath, children: [Self.toolBarPath], actions: [], buttonIndex: nil)
+            topChildren = [Self.framePath]
+        }
+        nodes[Self.applicationPath] = AccessibleNode(
+            path: Self.applicationPath, role: ATSPI_ROLE_APPLICATION, name: applicationName, description: "", states: [],
+            frame: nil, parent: nil, children: topChildren, actions: [], buttonIndex: nil)
+        let scale = toolbar.scale
+        var buttonPaths: [String] = []
+        for (index, button) in toolbar.buttons.enumerated() {
+            let path = Self.buttonPath(index)
+            buttonPaths.append(path)
+            var states = shown.union([ATSPI_STATE_FOCUSABLE.rawValue])
+            if button.isFocused, window.isActive { states.insert(ATSPI_STATE_FOCUSED.rawValue) }
+            if button.isPressed { states.insert(ATSPI_STATE_PRESSED.rawValue) }
+            nodes[path] = AccessibleNode(
+                path: path, role: ATSPI_ROLE_PUSH_BUTTON, name: BadgeFormat.cleaned(button.badge.accessibilityLabel),
+                description: button.badge.accessibilityDescription, states: states,
+                frame: button.frame.pixels(scale: scale, rounding: .nearest), parent: Self.toolBarPath, children: [],
+                actions: Self.buttonActions, buttonIndex: index)
+        }
+        let horizontal = toolbar.preferredSize.width >= toolbar.preferredSize.height
+        nodes[Self.toolBarPath] = AccessibleNode(
+            path: Self.toolBarPath, role: ATSPI_ROLE_TOOL_BAR, name: "", description: "",
+            states: shown.union([horizontal ? ATSPI_STATE_HORIZONTAL.rawValue : ATSPI_STATE_VERTICAL.rawValue]),
+            frame: window.size, parent: toolBarParent, children: buttonPaths, actions: [], buttonIndex: nil)
+    }
+
+    /// The node at `path`, or nil.
+    package subscript(path: String) -> AccessibleNode? { nodes[path] }
+
+    /// The index of `node` among its parent's children (-1 for the application).
+    package func index(of node: AccessibleNode) -> Int {
+        guard let parent = node.parent.flatMap({ nodes[$0] }) else { return -1 }
+        return parent.children.firstIndex(of: node.path) ?? -1
+    }
+
+    /// The nodes in tree order (the application first).
+    package var ordered: [AccessibleNode] {
+        var result: [AccessibleNode] = []
+        var queue = [Self.applicationPath]
+        while let path = queue.first {
+            queue.removeFirst()
+            guard let node = nodes[path] else { continue }
+            result.append(node)
+            queue.append(contentsOf: node.children)
+        }
+        return result
+    }
+}

@@ -1,0 +1,78 @@
+/// A D-Bus value as it goes into or comes out of a message: the basic types the shell's services
+/// use, and the containers (struct, array, dict entry, variant). Pure Swift: replies are built and
+/// checked as values, without a bus; ``BadgeDBus`` writes and reads them.
+package indirect enum DBusValue: Hashable, Sendable {
+    /// `b`
+    case bool(Bool)
+    /// `n`
+    case int16(Int16)
+    /// `i`
+    case int32(Int32)
+    /// `u`
+    case uint32(UInt32)
+    /// `x`
+    case int64(Int64)
+    /// `d`
+    case double(Double)
+    /// `s`
+    case string(String)
+    /// `o`
+    case objectPath(String)
+    /// `(…)`
+    case structure([DBusValue])
+    /// `a…`: the element signature is given, so an empty array is typed too.
+    case array(element: String, [DBusValue])
+    /// `{…}`: only inside an array.
+    case dictEntry(DBusValue, DBusValue)
+    /// `v`
+    case variant(DBusValue)
+
+    /// The value's type signature ("s", "(so)", "a{sv}"…).
+    package var signature: String {
+        switch self {
+        case .bool: return "b"
+        case .int16: return "n"
+        case .int32: return "i"
+        case .uint32: return "u"
+        case .int64: return "x"
+        case .double: return "d"
+        case .string: return "s"
+        case .objectPath: return "o"
+        case .structure(let fields): return "(" + fields.map(\.signature).joined() + ")"
+        case .array(let element, _): return "a" + element
+        case .dictEntry(let key, let value): return "{" + key.signature + value.signature + "}"
+        case .variant: return "v"
+        }
+    }
+
+    /// The signature of a message body made of `values`.
+    package static func signature(of values: [DBusValue]) -> String {
+        values.map(\.signature).joined()
+    }
+
+    /// A string-keyed dictionary of variants (`a{sv}`).
+    package static func dictionary(_ entries: [(String, DBusValue)]) -> DBusValue {
+        .array(element: "{sv}", entries.map { .dictEntry(.string($0.0), .variant($0.1)) })
+    }
+
+    /// The string inside `s`, `o` or a variant of either.
+    package var stringValue: String? {
+        switch self {
+        case .string(let text), .objectPath(let text): return text
+        case .variant(let inner): return inner.stringValue
+        default: return nil
+        }
+    }
+
+    /// The integer inside any integer type (or a variant of one).
+    package var integerValue: Int64? {
+        switch self {
+        case .int16(let value): return Int64(value)
+        case .int32(let value): return Int64(value)
+        case .uint32(let value): return Int64(value)
+        case .int64(let value): return value
+        case .variant(let inner): return inner.integerValue
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import BadgeCore
+import CDBusLoader
+import CXCB
+import Glibc
+
+/// Screen readers: the toolbar on AT-SPI2 (``AccessibilityBridge``), started once the first frame
+/// is on its way, only when an accessibility bus is there.
+extension ToolbarHost {
+    /// How screen readers reach the toolbar.
+    public enum AccessibilityStatus: Equatable, Sendable {
+        /// No bridge: no accessibility bus was found, or the bridge is turned off (with why).
+        case off(String)
+        /// Looking for the bus or registering with its registry.
+        case connecting
+        /// Registered: screen readers see the toolbar as the application on this bus name.
+        case registered(busName: String)
+    }
+
+    /// The session's accessibility bus, looked for the standard ways in order: `NO_AT_BRIDGE=1`
+    /// turns the bridge off (as GTK and Qt do); `AT_SPI_BUS_ADDRESS`; the root window's
+    /// `AT_SPI_BUS`; then `org.a11y.Bus.GetAddress` on the session bus, answered without waiting.
+    func startAccessibility() {
+        func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
+        if environment("NO_AT_BRIDGE") == "1" {
+            accessibilityStatus = .off("turned off by NO_AT_BRIDGE=1")
+            return
+        }
+        if let address = environment("AT_SPI_BUS_ADDRESS") ?? rootAccessibilityBus() {
+            connectAccessibility(address: address)
+        } else if let sessionBus, sessionBus.connection != nil {
+            accessibilityStatus = .connecting
+            sessionBus.call("org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus", member: "GetAddress") { [weak self] values in
+                guard let self else { return }
+                if let address = values?.first?.stringValue, !address.isEmpty {
+                    self.connectAccessibility(address: address)
+                } else {
+                    self.accessibilityStatus = .off("no accessibility bus (org.a11y.Bus did not answer)")
+                }
+            }
+        } else {
+            accessibilityStatus = .off("no accessibility bus (no AT_SPI_BUS on the root window, no session bus)")
+        }
+    }
+
+    /// The root window's AT_SPI_BUS (a STRING), or nil.
+    private func rootAccessibilityBus() -> String? {
+        guard atoms.atSPIBus != 0 else { return nil }
+        let x = connection.handle
+        let cookie = xcb_get_property(x, 0, connection.root, atoms.atSPIBus, XCB_ATOM_STRING.rawValue, 0, 1024)
+        guard let reply = xcb_get_property_reply(x, cookie, nil) else { return nil }
+        defer { free(reply) }
+        let length = Int(xcb_get_property_value_length(reply))
+        guard length > 0, let value = xcb_get_property_value(reply) else { return nil }
+        let text = String(decoding: UnsafeRawBufferPointer(start: value, count: length), as: UTF8.self)
+        return text.isEmpty ? nil : text
+    }
+
+    private func connectAccessibility(address: String) {
+        var dbus = BadgeDBus()
+        guard badge_dbus_load(&dbus) != 0 else {
+            accessibilityStatus = .off("libdbus-1.so.3 cannot be loaded")
+            warn("an accessibility bus is there, but libdbus-1.so.3 cannot be loaded; screen readers will not see the toolbar")
+            return
+        }
+        let locale = setlocale(LC_MESSAGES, nil).map { String(cString: $0) } ?? "C"
+        guard let bridge = AccessibilityBridge(
+            address: address, dbus: dbus, locale: locale, toolkitVersion: BadgeKitVersion.string,
+            snapshot: { [unowned self] in self.accessibleTree() },
+            failure: { [weak self] message in self?.warn(message) }) else {
+            accessibilityStatus = .off("the accessibility bus cannot be reached")
+            return
+        }
+        accessibilityStatus = .connecting
+        bridge.windowOrigin = { [unowned self] in self.windowOriginOnScreen() }
+        bridge.onAction = { [unowned self] index, action in
+            guard index < self.toolbar.buttons.count else { return }
+            self.change(self.toolbar.buttons[index], cause: .accessibility) { action.apply(to: $0) }
+        }
+        bridge.onFocus = { [unowned self] index in
+            guard index < self.toolbar.buttons.count else { return }
+            self.toolbar.focus(self.toolbar.buttons[index])
+        }
+        bridge.onRegistration = { [weak self, weak bridge] registered in
+            guard let self else { return }
+            if registered, let name = bridge?.busName {
+                self.accessibilityStatus = .registered(busName: name)
+            } else if !registered {
+                self.accessibilityStatus = .off("the accessibility bus went away")
+            }
+        }
+        accessibility = bridge
+        attachedLoop?.add(bridge.source)
+    }
+
+    /// The tree screen readers see now.
+    func accessibleTree() -> AccessibleTree {
+        let title: String? = identity.map { _ in wantedWindowState?.title ?? "" }
+        let window = AccessibleTree.Window(title: title, size: surface.bounds, isMapped: mapped && isAttached,
+                                           isActive: windowHasFocus)
+        return AccessibleTree(toolbar: toolbar, applicationName: accessibleApplicationName, window: window)
+    }
+
+    /// The application's name for screen readers: the instance name, else the program's.
+    var accessibleApplicationName: String {
+        if let identity { return identity.instanceName }
+        return CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? "badgekit"
+    }
+
+    /// The window's top-left pixel on the screen, asked of the server once after each move
+    /// (a window manager's frame moves it without telling the toolbar where, relative to the root).
+    func windowOriginOnScreen() -> (x: Int, y: Int) {
+        if let origin = knownOrigin { return origin }
+        let x = connection.handle
+        let cookie = xcb_translate_coordinates(x, surface.window, connection.root, 0, 0)
+        guard let reply = xcb_translate_coordinates_reply(x, cookie, nil) else { return (0, 0) }
+        defer { free(reply) }
+        let origin = (x: Int(reply.pointee.dst_x), y: Int(reply.pointee.dst_y))
+        knownOrigin = origin
+        return origin
+    }
+}
+
+/// BadgeKit's version, as the accessibility bridge reports it (Application.Version).
+package enum BadgeKitVersion {
+    /// "0.2.0".
+    package static let string = "0.2.0"
+}
