@@ -82,6 +82,7 @@ enum ControlEvents {
                 ("id", .string(button.id)),
                 ("content", content(button.badge.value, blinking: button.badge.isBlinking)),
                 ("text", .string(shownText(button.badge.label))),
+                ("label", .string(button.badge.accessibilityLabel)),
                 ("description", .string(button.badge.accessibilityDescription)),
                 ("button", rect(button.frame.pixels(scale: scale, rounding: .nearest))),
                 ("badge", badgeFrame),
@@ -94,7 +95,8 @@ enum ControlEvents {
                         ("focusVisible", .bool(toolbar.focusIsVisible)),
                         ("tooltip", host.tooltip.map(tooltipFrame) ?? .null), ("urgent", .bool(host.isUrgent)),
                         ("windowFocused", .bool(host.windowHasFocus)),
-                        ("accessibility", .object(accessibilityFields(host.accessibilityStatus))), ("reducedMotion", .bool(host.reducesMotion)), ("upload", .string(host.uploadMethod)),
+                        ("accessibility", .object(accessibilityFields(host.accessibilityStatus)
+                            + [("eventsSent", .int(host.accessibilityEventsSent))])), ("reducedMotion", .bool(host.reducesMotion)), ("upload", .string(host.uploadMethod)),
                         ("settings", .object([("scale", .double(host.scale)), ("scaleFrom", .string(sources.scale)),
                                               ("theme", .string(theme.name)), ("themeFrom", .string(sources.theme)),
                                               ("reducedMotion", .bool(host.reducesMotion)),

@@ -122,7 +122,7 @@ package final class AccessibilityBridge {
         tree = new
         service.tree = new
         guard sendingEvents, isEmbedded, !listeners.isEmpty else { return }
-        for event in events where listeners.wants(event.name) { emit(event) }
+        for event in events where listeners.sends(event.name) { emit(event) }
     }
 
     // MARK: Incoming

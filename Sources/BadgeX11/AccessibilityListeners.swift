@@ -54,6 +54,21 @@ package struct AccessibilityListeners: Equatable, Sendable {
         registrations.removeAll { $0.bus == bus }
     }
 
+    /// True when the event named `name` is to be sent: some pattern covers it, or, while anyone
+    /// listens at all, it keeps clients' caches right. libatspi caches names, descriptions, states
+    /// and children, and subscribes to their changes on the bus for every client, whatever the
+    /// client registered (atk-bridge sends these the same way). With no listener, nothing is sent.
+    package func sends(_ name: String) -> Bool {
+        guard !registrations.isEmpty else { return false }
+        return Self.updatesCaches(name) || wants(name)
+    }
+
+    /// The events libatspi keeps its cache with.
+    package static func updatesCaches(_ name: String) -> Bool {
+        name.hasPrefix("object:state-changed:") || name.hasPrefix("object:children-changed:")
+            || ["object:property-change:accessible-name", "object:property-change:accessible-description"].contains(name)
+    }
+
     /// True when some pattern covers the event named `name` ("object:state-changed:focused").
     package func wants(_ name: String) -> Bool {
         let event = Self.parts(of: name)

@@ -92,6 +92,9 @@ extension ToolbarHost {
         attachedLoop?.add(bridge.source)
     }
 
+    /// How many AT-SPI2 events were sent (to listeners the registry named), for tests and `state`.
+    package var accessibilityEventsSent: Int { accessibility?.sentEvents ?? 0 }
+
     /// The tree screen readers see now.
     func accessibleTree() -> AccessibleTree {
         let title: String? = identity.map { _ in wantedWindowState?.title ?? "" }

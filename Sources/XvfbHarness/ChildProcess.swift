@@ -133,6 +133,8 @@ public final class ChildProcess {
     ///   - environment: the child's environment (default: this process's).
     ///   - extraDescriptors: child descriptor → parent descriptor to pass on (e.g. `[3: pipeWriteEnd]`).
     ///     The parent keeps ownership of the parent descriptors.
+    ///   - ownProcessGroup: starts the child in a process group of its own, so that ``killGroup(_:)``
+    ///     also ends what it starts (at-spi-bus-launcher's bus daemon and registry outlive it otherwise).
     public init(
         executable: String,
         arguments: [String] = [],
@@ -140,8 +142,10 @@ public final class ChildProcess {
         stdin: Input = .pipe,
         stdout: Output = .pipe,
         stderr: Output = .pipe,
-        extraDescriptors: [Int32: Int32] = [:]
+        extraDescriptors: [Int32: Int32] = [:],
+        ownProcessGroup: Bool = false
     ) throws {
+        self.ownsProcessGroup = ownProcessGroup
         ChildProcess.ignoreSIGPIPE
         guard let path = findOnPath(executable) else {
             throw HarnessError("cannot run '\(executable)': not found or not executable (check PATH / install it)")
@@ -214,13 +218,22 @@ public final class ChildProcess {
             sigemptyset(&defaults)
             for sig in [SIGTERM, SIGINT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, sig) }
             try check(posix_spawnattr_setsigdefault(&attributes, &defaults), "posix_spawnattr_setsigdefault")
-            try check(posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)),
-                      "posix_spawnattr_setflags")
+            var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+            if ownProcessGroup {
+                try check(posix_spawnattr_setpgroup(&attributes, 0), "posix_spawnattr_setpgroup")
+                flags |= Int32(POSIX_SPAWN_SETPGROUP)
+            }
+            try check(posix_spawnattr_setflags(&attributes, Int16(flags)), "posix_spawnattr_setflags")
 
             let argv = ([path] + arguments).map { strdup($0) }
             // Hermetic: every child gets XDG config, state, data and cache folders of its own (unless
             // the test names its own), so nothing it writes reaches the user's files or the next test.
             var entries = environment.entries()
+            // Nor the user's desktop buses: a child talks D-Bus only on a bus its test started.
+            if environment.base == nil {
+                let buses = ["DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS"].filter { environment.adding[$0] == nil }
+                entries.removeAll { entry in buses.contains { entry.hasPrefix($0 + "=") } }
+            }
             let xdg = ["XDG_CONFIG_HOME": "config", "XDG_STATE_HOME": "state", "XDG_DATA_HOME": "data", "XDG_CACHE_HOME": "cache"]
             let missing = xdg.keys.filter { name in !entries.contains { $0.hasPrefix(name + "=") } }
             if !missing.isEmpty, environment.base == nil {
@@ -259,6 +272,7 @@ public final class ChildProcess {
     }
 
     deinit {
+        if ownsProcessGroup { Glibc.kill(-pid, SIGKILL) }
         if exitStatus == nil {
             Glibc.kill(pid, SIGKILL)
             var status: Int32 = 0
@@ -480,6 +494,20 @@ public final class ChildProcess {
 
     /// Sends SIGTERM.
     public func terminate() { kill(SIGTERM) }
+
+    /// The child's memory map (/proc/PID/maps): which libraries it has loaded.
+    public func memoryMaps() throws -> String {
+        String(decoding: try readSmallFile("/proc/\(pid)/maps"), as: UTF8.self)
+    }
+
+    /// True when the child leads a process group of its own.
+    public let ownsProcessGroup: Bool
+
+    /// Sends `signal` to the child's whole process group (a child started with `ownProcessGroup`).
+    public func killGroup(_ signal: Int32) {
+        guard ownsProcessGroup else { return kill(signal) }
+        Glibc.kill(-pid, signal)
+    }
 
     // MARK: /proc
 

@@ -63,6 +63,28 @@ public final class SessionBus {
         daemon.waitForExit(timeout: 5)
     }
 
+    /// Waits until some connection owns `name` on the bus (a service that is starting); throws on timeout.
+    public func waitForOwner(of name: String, timeout: Double = 10) throws {
+        var error = DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        // The match first, then the question: an owner that arrives in between is not missed.
+        dbus_bus_add_match(connection, "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(name)'", &error)
+        if dbus_error_is_set(&error) != 0 { throw HarnessError("AddMatch for \(name) failed") }
+        let deadline = Deadline(seconds: timeout)
+        var owned = dbus_bus_name_has_owner(connection, name, &error) != 0
+        while !owned {
+            if deadline.hasPassed { throw HarnessError("nothing owns \(name) on the test bus after \(timeout) s") }
+            guard dbus_connection_read_write(connection, max(1, deadline.remainingMilliseconds)) != 0 else {
+                throw HarnessError("the test bus connection closed")
+            }
+            while let message = dbus_connection_pop_message(connection) {
+                defer { dbus_message_unref(message) }
+                if dbus_message_is_signal(message, "org.freedesktop.DBus", "NameOwnerChanged") != 0 { owned = true }
+            }
+        }
+    }
+
     /// Waits for the next Update signal accepted by `predicate` (others are skipped); throws on timeout.
     public func nextUpdate(timeout: Double = 10, where predicate: (LauncherUpdate) -> Bool = { _ in true }) throws -> LauncherUpdate {
         let deadline = Deadline(seconds: timeout)

@@ -95,16 +95,20 @@ final class DemoSession {
     ///   - reduceMotion: sets BADGE_REDUCE_MOTION=1 (deterministic pixels) or removes it.
     ///   - environment: extra variables for the app (e.g. DBUS_SESSION_BUS_ADDRESS).
     ///   - beforeLaunch: runs after the server starts and before the app does (e.g. starts a window manager).
+    ///   - prepare: like `beforeLaunch`, and returns more variables for the app (e.g. an accessibility
+    ///     stack started on the new display).
     init(_ name: String, arguments: [String] = [], reduceMotion: Bool = true, depth: Int = 24,
-         environment: [String: String] = [:], beforeLaunch: ((XvfbServer, XTestClient) throws -> Void)? = nil) throws {
+         environment: [String: String] = [:], beforeLaunch: ((XvfbServer, XTestClient) throws -> Void)? = nil,
+         prepare: ((XvfbServer, XTestClient) throws -> [String: String])? = nil) throws {
         self.name = name
         server = try XvfbServer.start(width: 640, height: 480, depth: depth)
         x = try XTestClient(display: server.display)
         // Park the pointer away from where the window will appear (top-left without a WM).
         try x.movePointerToCorner()
         try beforeLaunch?(server, x)
+        let prepared = try prepare?(server, x) ?? [:]
         let executable = try BuiltProducts.executable(named: "badge-demo")
-        var variables = environment
+        var variables = environment.merging(prepared) { $1 }
         variables["DISPLAY"] = server.display
         if reduceMotion { variables["BADGE_REDUCE_MOTION"] = "1" }
         app = try ChildProcess(executable: executable, arguments: ["--control"] + arguments,

@@ -177,6 +177,9 @@ def handle(command):
     if op == "find":
         return {"found": find(command["name"], command.get("timeout", 10))}
     if op == "tree":
+        # What the application says now: libatspi's cache is kept by events, sent only to listeners.
+        app.set_cache_mask(Atspi.Cache.NONE)
+        app.clear_cache()
         return {"tree": describe(app, [])}
     if op == "action":
         obj = resolve(command["path"])
@@ -188,7 +191,8 @@ def handle(command):
     if op == "focus":
         return {"done": bool(resolve(command["path"]).queryComponent().grabFocus())}
     if op == "at":
-        obj = app
+        app.clear_cache()
+        obj = app.getChildAtIndex(0)  # the frame (the application has no extents)
         while True:
             try:
                 child = obj.queryComponent().getAccessibleAtPoint(command["x"], command["y"], pyatspi.DESKTOP_COORDS)
