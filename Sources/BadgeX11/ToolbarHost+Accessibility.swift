@@ -92,6 +92,47 @@ extension ToolbarHost {
         attachedLoop?.add(bridge.source)
     }
 
+    // MARK: The buses in the caller's own loop
+
+    /// The descriptors besides the X connection that the host needs watched when it runs in the
+    /// caller's own poll() loop: the session bus (the portal's colour scheme, finding the
+    /// accessibility bus) and the accessibility bus (screen readers), each with the events to wait
+    /// for now (writable too while messages wait to go out). Empty without buses. Ask again before
+    /// every poll(): the accessibility bus appears after the first frame.
+    ///
+    /// In BadgeKit's loop (``run()``, ``attach(to:)``) they are watched already.
+    public var busDescriptors: [pollfd] {
+        busSources.compactMap { source in
+            guard let fd = source.descriptor(), fd >= 0 else { return nil }
+            let interest = source.interest()
+            var events: Int16 = 0
+            if interest.contains(.readable) { events |= Int16(POLLIN) }
+            if interest.contains(.writable) { events |= Int16(POLLOUT) }
+            return events == 0 ? nil : pollfd(fd: fd, events: events, revents: 0)
+        }
+    }
+
+    /// Reads and writes what the buses allow and handles what came in (replies, signals, screen
+    /// readers' calls); call it after poll() returns, whichever descriptor was ready. Never blocks.
+    public func serviceBuses() {
+        for source in busSources {
+            try? source.handle(EventLoop.Readiness(readable: true, writable: true, failed: false))
+        }
+    }
+
+    /// The loop sources of the buses the host uses now.
+    var busSources: [EventLoop.Source] {
+        var sources: [EventLoop.Source] = []
+        if let sessionBusSource { sources.append(sessionBusSource) }
+        if let accessibility { sources.append(accessibility.source) }
+        return sources
+    }
+
+    /// The session bus's source (the portal's and the bus lookup's).
+    var sessionBusSource: EventLoop.Source? {
+        sessionBus.map { bus in bus.source(named: "session-bus", onDisconnect: { [weak self] in self?.portal?.busWentAway() }) }
+    }
+
     /// How many AT-SPI2 events were sent (to listeners the registry named), for tests and `state`.
     package var accessibilityEventsSent: Int { accessibility?.sentEvents ?? 0 }
 

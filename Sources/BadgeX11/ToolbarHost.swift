@@ -15,8 +15,9 @@ import Glibc
 /// Two ways to run it:
 /// - in BadgeKit's loop: ``run()``, or ``attach(to:)`` on an ``EventLoop`` beside the
 ///   application's own sources;
-/// - in the caller's loop: wait on ``XConnection/fileDescriptor`` for at most ``pollTimeout``,
-///   hand each event to ``handle(_:)`` (or call ``dispatchEvents()``), then call ``refresh()``.
+/// - in the caller's loop: wait on ``XConnection/fileDescriptor`` and ``busDescriptors`` for at
+///   most ``pollTimeout``, hand each event to ``handle(_:)`` (or call ``dispatchEvents()``), call
+///   ``serviceBuses()``, then ``refresh()``.
 ///
 /// Not Sendable: the host, its connection and its toolbar belong to the thread that runs the loop.
 public final class ToolbarHost {
@@ -372,9 +373,7 @@ public final class ToolbarHost {
                 self.onEvent?(.desktopSettingsChanged(self.desktopSettings))
             }
         }
-        if let sessionBus {
-            loop.add(sessionBus.source(named: "session-bus", onDisconnect: { [weak self] in self?.portal?.busWentAway() }))
-        }
+        if let sessionBusSource { loop.add(sessionBusSource) }
         if let accessibility { loop.add(accessibility.source) }
     }
 

@@ -340,6 +340,27 @@ struct AccessibilityTests {
         #expect(demo.session.app.stderrText.isEmpty, "\(demo.session.app.stderrText)")
     }
 
+    @Test("A toolbar embedded in another program's window and loop (the mail-client example) is seen too")
+    func embeddedInItsOwnLoop() throws {
+        let server = try XvfbServer.start()
+        let x = try XTestClient(display: server.display)
+        let stack = try AccessibilityStack(display: server.display, x: x)
+        let app = try ChildProcess(executable: try ExamplesTests.example("mail-client", "debug"),
+                                   environment: .inherited(adding: stack.environment.merging(["DISPLAY": server.display]) { $1 }),
+                                   stdin: .null)
+        defer { app.kill(SIGKILL) }
+        _ = try app.readEvent(named: "ready", timeout: 20)
+        let reader = try stack.screenReader()
+        try reader.find("mail-client")
+        let tree = try reader.tree()
+        // No frame of the toolkit's own: the window is the program's.
+        #expect(tree["role"]?.string == "application" && node(tree, [0])?["role"]?.string == "tool bar", "\(tree)")
+        #expect(node(tree, [0, 1])?["role"]?.string == "push button" && node(tree, [0, 1])?["description"]?.string?.isEmpty == false)
+        #expect(try reader.action("click", at: [0, 1]))
+        let change = try app.readEvent(named: "change")
+        #expect(change["id"]?.string == "alerts" && change["count"]?.int == 3 && change["cause"]?.string == "accessibility", "\(change)")
+    }
+
     @Test("NO_AT_BRIDGE=1 turns the bridge off; without any bus nothing is loaded")
     func off() throws {
         let quiet = try AccessibleDemo("a11y-off", environment: ["NO_AT_BRIDGE": "1"], find: false)

@@ -42,8 +42,9 @@ final class MailClient {
         window.map()
     }
 
-    /// The example's own loop: wait on the connection for at most the host's timeout, give every
-    /// event to the host first, then refresh it (it draws only what changed).
+    /// The example's own loop: wait on the connection and the host's buses for at most the host's
+    /// timeout, give every event to the host first, let it service its buses, then refresh it (it
+    /// draws only what changed).
     func run() throws {
         while running {
             while let event = connection.nextEvent() {
@@ -55,9 +56,11 @@ final class MailClient {
                 continue
             }
             guard running else { break }
-            var descriptors = [pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)]
-            if poll(&descriptors, 1, host.pollTimeout) < 0, errno != EINTR { break }
+            // The X connection, and the buses the host uses (screen readers, the desktop portal).
+            var descriptors = [pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)] + host.busDescriptors
+            if poll(&descriptors, nfds_t(descriptors.count), host.pollTimeout) < 0, errno != EINTR { break }
             if let failure = connection.failure { throw failure }
+            host.serviceBuses()
         }
     }
 
