@@ -11,6 +11,7 @@ extension ToolbarHost {
     @discardableResult
     public func handle(_ event: XEvent) -> Bool {
         let code = event.code
+        accessibilityIsStale = true
         if let keyboard, code == keyboard.firstEvent {
             return keyboard.handleXKBEvent(UnsafeMutableRawPointer(event.raw))
         }

@@ -123,9 +123,6 @@ public final class ToolbarHost {
         self.atoms = atoms
         let watcher = SettingsWatcher(connection: connection, atoms: atoms)
         settingsWatcher = watcher
-        let sessionBus = SessionBusConnection(address: getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) })
-        self.sessionBus = sessionBus
-        portal = sessionBus.flatMap(PortalAppearance.init(bus:))
         let scale = scale.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? watcher.settings.scale ?? 1
         // The window's size needs no text: it is mapped before anything is measured or drawn.
         let size = toolbar.preferredSize.pixels(scale: scale)
@@ -189,12 +186,28 @@ public final class ToolbarHost {
         } catch {
             warn("\(error); carrying on without tooltips")
         }
+        startSessionBus()
         startAccessibility()
+    }
+
+    /// Connects to the session bus (after the first frame: connecting, loading libdbus and the
+    /// portal's answer never delay it) and asks the portal for its colour scheme.
+    func startSessionBus() {
+        guard let sessionBus = SessionBusConnection(address: getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) }) else { return }
+        self.sessionBus = sessionBus
+        let portal = PortalAppearance(bus: sessionBus)
+        portal?.onChange = { [weak self] in
+            guard let self else { return }
+            self.onEvent?(.desktopSettingsChanged(self.desktopSettings))
+        }
+        self.portal = portal
+        if let source = sessionBusSource { attachedLoop?.add(source) }
     }
 
     /// Follows XSETTINGS and the X resources.
     var settingsWatcher: SettingsWatcher?
-    /// The session bus (with `DBUS_SESSION_BUS_ADDRESS`): the portal, and finding the accessibility bus.
+    /// The session bus (with `DBUS_SESSION_BUS_ADDRESS`, from the first frame on): the portal, and
+    /// finding the accessibility bus.
     var sessionBus: SessionBusConnection?
     /// Follows the desktop portal's colour scheme (with a session bus; serviced by the loop the host
     /// is attached to).
@@ -205,6 +218,8 @@ public final class ToolbarHost {
     public internal(set) var accessibilityStatus: AccessibilityStatus = .off("not started (it starts after the first frame)") {
         didSet { if accessibilityStatus != oldValue { onEvent?(.accessibilityChanged(accessibilityStatus)) } }
     }
+    /// Something screen readers see may have changed since the bridge last looked (an event, a change).
+    var accessibilityIsStale = true
     /// The loop the host is attached to (the bridge's source joins it when the bridge starts).
     weak var attachedLoop: EventLoop?
     /// The window's top-left pixel on the screen, until the window moves.
@@ -246,11 +261,12 @@ public final class ToolbarHost {
     }
 
     /// Changes a badge the way input does: `body` edits it, then the change is reported
-    /// (``Event/badgeChanged(_:cause:)``), and a count that rises while the top-level window is
-    /// unfocused makes it ask for attention.
+    /// (``Event/badgeChanged(_:cause:)``), a screen reader hears the new description, and a count
+    /// that rises while the top-level window is unfocused makes it ask for attention.
     public func change(_ button: ToolbarButton, cause: ChangeCause, _ body: (BadgeController) -> Void) {
         let before = button.badge.count
         body(button.badge)
+        accessibilityIsStale = true
         if button.badge.count > before, !windowHasFocus, properties != nil { setUrgent(true) }
         onEvent?(.badgeChanged(button, cause: cause))
     }
@@ -267,6 +283,7 @@ public final class ToolbarHost {
     /// window's new preferred size, and repaints.
     public func setScale(_ scale: Double) {
         guard scale.isFinite, scale >= 0.5, scale <= 4, scale != toolbar.scale else { return }
+        accessibilityIsStale = true
         toolbar.layout(size: toolbar.preferredSize, scale: scale, direction: toolbar.direction)
         let size = toolbar.preferredSize.pixels(scale: scale)
         if isAttached { surface.requestSize(width: size.width, height: size.height) }
@@ -278,6 +295,7 @@ public final class ToolbarHost {
     /// button, everything repainted. Badges keep whatever content the caller gave them.
     public func replace(toolbar newToolbar: Toolbar) {
         guard newToolbar !== toolbar else { return }
+        accessibilityIsStale = true
         tooltips?.hide(suppress: false)
         let scale = toolbar.scale
         toolbar = newToolbar
@@ -367,12 +385,6 @@ public final class ToolbarHost {
         }
         loop.addDeadline(named: "toolbar") { [weak self] in self?.timeUntilNextDeadline }
         attachedLoop = loop
-        if let portal {
-            portal.onChange = { [weak self] in
-                guard let self else { return }
-                self.onEvent?(.desktopSettingsChanged(self.desktopSettings))
-            }
-        }
         if let sessionBusSource { loop.add(sessionBusSource) }
         if let accessibility { loop.add(accessibility.source) }
     }

@@ -173,6 +173,12 @@ func benchOutside(demo: String, rounds: Int) throws {
         OutsideBenchmark.Program(name: "bare C (XCB + cairo)", executable: ".build/peers/c-badge-toolbar", targets: toolkitTargets),
         OutsideBenchmark.Program(name: "badge-demo", executable: demo, targets: OutsideBenchmark.demoTargets()),
     ]
+    if AccessibilityStack.isAvailable {
+        programs.append(OutsideBenchmark.Program(name: "badge-demo + screen reader", executable: demo,
+                                                 targets: OutsideBenchmark.demoTargets(), withScreenReader: true))
+    } else {
+        print("badge-demo with a screen reader: not measured (needs at-spi2-core and python3-pyatspi: `make test-deps`)")
+    }
     let peersWanted = getenv("BADGE_BENCH_NO_PEERS") == nil   // for quick profiling runs: C and badge-demo only
     if !peersWanted {
         print("Tk and GTK 3: skipped (BADGE_BENCH_NO_PEERS)")

@@ -1,28 +1,27 @@
 import BadgeCore
 import Glibc
-import XvfbHarness
 
 /// A desktop's accessibility stack for one test: a session bus of its own, at-spi2-core's bus
 /// launcher on it (which starts the accessibility bus, and the registry daemon on first use), and
 /// a screen reader's view through pyatspi (``ScreenReader``).
-final class AccessibilityStack {
-    static let launcherPath = "/usr/libexec/at-spi-bus-launcher"
+package final class AccessibilityStack {
+    package static let launcherPath = "/usr/libexec/at-spi-bus-launcher"
     /// True when at-spi2-core, python3-pyatspi and dbus-daemon are installed.
-    static var isAvailable: Bool {
+    package static var isAvailable: Bool {
         access(launcherPath, X_OK) == 0 && access("/usr/lib/python3/dist-packages/pyatspi", F_OK) == 0
             && access("/usr/bin/python3", X_OK) == 0 && findOnPath("dbus-daemon") != nil
     }
 
-    let bus: SessionBus
+    package let bus: SessionBus
     /// A private XDG_RUNTIME_DIR: the launcher puts the accessibility bus's socket there.
-    let runtimeFolder: String
-    let launcher: ChildProcess
+    package let runtimeFolder: String
+    package let launcher: ChildProcess
     /// The display the launcher published the bus on (AT_SPI_BUS), or nil.
-    let display: String?
+    package let display: String?
 
     /// Starts the session bus and the launcher. With `display`, the launcher also sets the root
     /// window's AT_SPI_BUS there (waited for through `x`); without, only org.a11y.Bus tells the address.
-    init(display: String?, x: XTestClient? = nil) throws {
+    package init(display: String?, x: XTestClient? = nil) throws {
         bus = try SessionBus()
         var template = Array("/tmp/badgekit-test-runtime-XXXXXX".utf8CString)
         guard let folder = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
@@ -51,21 +50,23 @@ final class AccessibilityStack {
     }
 
     /// What the app needs to find this stack (the session bus; the root window's property, if set, is on the display).
-    var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": runtimeFolder] }
+    package var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": runtimeFolder] }
 
     /// A new screen reader on this stack.
-    func screenReader() throws -> ScreenReader { try ScreenReader(stack: self) }
+    package func screenReader() throws -> ScreenReader { try ScreenReader(stack: self) }
 }
 
 /// pyatspi (the library Orca uses) driven line by line: Fixtures/atspi-client.py.
-final class ScreenReader {
-    static var script: String {
+package final class ScreenReader {
+    /// Tests/EndToEndTests/Fixtures/atspi-client.py, next to the other fixtures.
+    package static var script: String {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast()
-        return parts.joined(separator: "/") + "/Fixtures/atspi-client.py"
+        parts.removeLast(3)
+        return parts.joined(separator: "/") + "/Tests/EndToEndTests/Fixtures/atspi-client.py"
     }
 
-    let process: ChildProcess
+    /// The python3 process.
+    package let process: ChildProcess
 
     init(stack: AccessibilityStack) throws {
         var variables = stack.environment
@@ -83,7 +84,7 @@ final class ScreenReader {
 
     /// Sends one command (a JSON object) and returns its answer; a Python exception becomes an error.
     @discardableResult
-    func request(_ command: JSONValue, timeout: Double = 30) throws -> JSONValue {
+    package func request(_ command: JSONValue, timeout: Double = 30) throws -> JSONValue {
         try process.writeLine(command.serialized)
         let reply = try answer(timeout: timeout)
         if let exception = reply["exception"]?.string {
@@ -104,36 +105,36 @@ final class ScreenReader {
     }
 
     /// Waits until the application `name` is on the desktop (retrying while the registry starts).
-    func find(_ name: String = "badge-demo", timeout: Double = 15) throws {
+    package func find(_ name: String = "badge-demo", timeout: Double = 15) throws {
         let reply = try request(.object([("op", .string("find")), ("name", .string(name)), ("timeout", .double(timeout))]),
                                 timeout: timeout + 10)
         guard reply["found"]?.bool == true else { throw HarnessError("no application \(name) on the accessibility desktop") }
     }
 
     /// The application's tree (see atspi-client.py's describe()).
-    func tree() throws -> JSONValue {
+    package func tree() throws -> JSONValue {
         guard let tree = try request(.object([("op", .string("tree"))]))["tree"] else { throw HarnessError("no tree") }
         return tree
     }
 
     /// Performs the action `name` of the object at `path` (child indexes from the application).
-    func action(_ name: String, at path: [Int]) throws -> Bool {
+    package func action(_ name: String, at path: [Int]) throws -> Bool {
         try request(.object([("op", .string("action")), ("path", .array(path.map { .int($0) })), ("name", .string(name))]))["done"]?.bool == true
     }
 
     /// Registers for `events`.
-    func listen(_ events: [String]) throws {
+    package func listen(_ events: [String]) throws {
         try request(.object([("op", .string("listen")), ("events", .array(events.map { .string($0) }))]))
     }
 
     /// The events received so far, after waiting until `count` came (or `timeout` passed).
-    func events(count: Int = 0, timeout: Double = 0.3) throws -> [JSONValue] {
+    package func events(count: Int = 0, timeout: Double = 0.3) throws -> [JSONValue] {
         try request(.object([("op", .string("events")), ("count", .int(count)), ("timeout", .double(timeout))]),
                     timeout: timeout + 20)["events"]?.array ?? []
     }
 
     /// A raw D-Bus call on the accessibility bus: its reply, or the error's name in "error".
-    func raw(bus: String, path: String, interface: String?, member: String, signature: String = "", arguments: [JSONValue] = []) throws -> JSONValue {
+    package func raw(bus: String, path: String, interface: String?, member: String, signature: String = "", arguments: [JSONValue] = []) throws -> JSONValue {
         try request(.object([("op", .string("raw")), ("bus", .string(bus)), ("path", .string(path)),
                              ("interface", interface.map { .string($0) } ?? .null), ("member", .string(member)),
                              ("signature", .string(signature)), ("args", .array(arguments))]))
