@@ -62,7 +62,7 @@ package struct AccessibleEvent: Equatable, Sendable {
                                              detail1: politeAnnouncement, value: .string(node.description)))
             }
             for (state, detail) in [(ATSPI_STATE_SHOWING, "showing"), (ATSPI_STATE_VISIBLE, "visible"),
-                                    (ATSPI_STATE_PRESSED, "pressed"), (ATSPI_STATE_ACTIVE, "active")]
+                                    (ATSPI_STATE_ACTIVE, "active")]
                 where before.has(state) != node.has(state) {
                 other.append(AccessibleEvent(path: node.path, interface: object, member: "StateChanged",
                                              detail: detail, detail1: node.has(state) ? 1 : 0))

@@ -75,7 +75,6 @@ package struct AccessibleTree: Equatable, Sendable {
             buttonPaths.append(path)
             var states = shown.union([ATSPI_STATE_FOCUSABLE.rawValue])
             if button.isFocused, window.isActive { states.insert(ATSPI_STATE_FOCUSED.rawValue) }
-            if button.isPressed { states.insert(ATSPI_STATE_PRESSED.rawValue) }
             nodes[path] = AccessibleNode(
                 path: path, role: ATSPI_ROLE_PUSH_BUTTON, name: BadgeFormat.cleaned(button.badge.accessibilityLabel),
                 description: button.badge.accessibilityDescription, states: states,

@@ -11,7 +11,11 @@ extension ToolbarHost {
     @discardableResult
     public func handle(_ event: XEvent) -> Bool {
         let code = event.code
-        accessibilityIsStale = true
+        // Pointer motion and exposure change nothing a screen reader sees; anything else may.
+        switch Int32(code) {
+        case XCB_MOTION_NOTIFY, XCB_ENTER_NOTIFY, XCB_LEAVE_NOTIFY, XCB_EXPOSE: break
+        default: accessibilityIsStale = true
+        }
         if let keyboard, code == keyboard.firstEvent {
             return keyboard.handleXKBEvent(UnsafeMutableRawPointer(event.raw))
         }
