@@ -109,8 +109,7 @@ final class DemoApplication {
                                        placement: .topLevel(identity), scale: options.scale, clock: clock)
             self.host = host
             if options.control { control = ControlChannel(acceptsDebugCommands: options.debugCommands) }
-            dock = LauncherEntry(environment: getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) },
-                                 desktopFileID: identity.desktopFileID)
+            host.accessibilityStrings = locale.accessibilityStrings
             wire(host)
             follow(host.desktopSettings, host: host)
             try loop.run()
@@ -166,9 +165,16 @@ final class DemoApplication {
             configWatcher = watcher
             loop.add(watcher.source)
         }
-        if let dock {
-            loop.add(dock.source)
-        }
+    }
+
+    /// The dock badge, on the session bus, once the first frame is on the server (connecting to the
+    /// bus and loading libdbus never delay it).
+    private func startDock(_ host: ToolbarHost) {
+        guard dock == nil, let dock = LauncherEntry(environment: getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) },
+                                                    desktopFileID: identity.desktopFileID) else { return }
+        self.dock = dock
+        loop.add(dock.source)
+        dock.publish(count: host.toolbar.totalCount, urgent: host.isUrgent)
     }
 
     private func quit(_ status: ExitStatus) {
@@ -179,7 +185,10 @@ final class DemoApplication {
     private func hostEvent(_ event: ToolbarHost.Event) {
         switch event {
         case .ready:
-            if let host { control?.emit(ControlEvents.ready(host)) }
+            if let host {
+                startDock(host)
+                control?.emit(ControlEvents.ready(host))
+            }
         case .badgeChanged(let button, let cause):
             control?.emit(ControlEvents.change(button, cause: cause))
             saved?.changed()

@@ -42,15 +42,16 @@ package struct AccessibleTree: Equatable, Sendable {
         }
     }
 
-    /// The actions of every push button: a left click, a right click and a middle click, with the keys that do the same.
-    package static let buttonActions = [
-        AccessibleNode.Action(name: "click", description: "Adds one to the badge", keyBinding: "space", badgeAction: .increment),
-        AccessibleNode.Action(name: "decrement", description: "Takes one from the badge", keyBinding: "minus", badgeAction: .decrement),
-        AccessibleNode.Action(name: "clear", description: "Clears the badge", keyBinding: "Delete", badgeAction: .clear),
-    ]
+    /// The actions of every push button: a left click, a right click and a middle click, with the
+    /// keys that do the same, described in `strings`.
+    package static func buttonActions(_ strings: AccessibilityStrings) -> [AccessibleNode.Action] {
+        [AccessibleNode.Action(name: "click", description: strings.increment, keyBinding: "space", badgeAction: .increment),
+         AccessibleNode.Action(name: "decrement", description: strings.decrement, keyBinding: "minus", badgeAction: .decrement),
+         AccessibleNode.Action(name: "clear", description: strings.clear, keyBinding: "Delete", badgeAction: .clear)]
+    }
 
-    /// The tree of `toolbar` in `window`.
-    package init(toolbar: Toolbar, applicationName: String, window: Window) {
+    /// The tree of `toolbar` in `window`, its actions described in `strings`.
+    package init(toolbar: Toolbar, applicationName: String, window: Window, strings: AccessibilityStrings = .english) {
         self.applicationName = applicationName
         let shown: Set<UInt32> = window.isMapped
             ? [ATSPI_STATE_ENABLED.rawValue, ATSPI_STATE_SENSITIVE.rawValue, ATSPI_STATE_VISIBLE.rawValue, ATSPI_STATE_SHOWING.rawValue]
@@ -69,6 +70,7 @@ package struct AccessibleTree: Equatable, Sendable {
             path: Self.applicationPath, role: ATSPI_ROLE_APPLICATION, name: applicationName, description: "", states: [],
             frame: nil, parent: nil, children: topChildren, actions: [], buttonIndex: nil)
         let scale = toolbar.scale
+        let actions = Self.buttonActions(strings)
         var buttonPaths: [String] = []
         for (index, button) in toolbar.buttons.enumerated() {
             let path = Self.buttonPath(index)
@@ -79,7 +81,7 @@ package struct AccessibleTree: Equatable, Sendable {
                 path: path, role: ATSPI_ROLE_PUSH_BUTTON, name: BadgeFormat.cleaned(button.badge.accessibilityLabel),
                 description: button.badge.accessibilityDescription, states: states,
                 frame: button.frame.pixels(scale: scale, rounding: .nearest), parent: Self.toolBarPath, children: [],
-                actions: Self.buttonActions, buttonIndex: index)
+                actions: actions, buttonIndex: index)
         }
         let horizontal = toolbar.preferredSize.width >= toolbar.preferredSize.height
         nodes[Self.toolBarPath] = AccessibleNode(

@@ -97,6 +97,14 @@ public struct DesktopLocale: Sendable {
             number: { Self.group($0, separator: separator) })
     }
 
+    /// The words of the buttons' actions for screen readers, from BadgeKit's catalogue for this locale.
+    public var accessibilityStrings: AccessibilityStrings {
+        let english = AccessibilityStrings.english, domain = Self.domain
+        return AccessibilityStrings(increment: Self.lookUp(english.increment, domain: domain),
+                                    decrement: Self.lookUp(english.decrement, domain: domain),
+                                    clear: Self.lookUp(english.clear, domain: domain))
+    }
+
     /// Replaces `%s` (in order) and `%1$s`, `%2$s` … in a translated format with `values`; `%%`
     /// is a percent sign. Never formats with C's printf, so a bad translation cannot crash.
     static func substitute(_ format: String, _ values: [String]) -> String {

@@ -141,7 +141,8 @@ extension ToolbarHost {
         let title: String? = identity.map { _ in wantedWindowState?.title ?? "" }
         let window = AccessibleTree.Window(title: title, size: surface.bounds, isMapped: mapped && isAttached,
                                            isActive: windowHasFocus)
-        return AccessibleTree(toolbar: toolbar, applicationName: accessibleApplicationName, window: window)
+        return AccessibleTree(toolbar: toolbar, applicationName: accessibleApplicationName, window: window,
+                              strings: accessibilityStrings)
     }
 
     /// The application's name for screen readers: the instance name, else the program's.

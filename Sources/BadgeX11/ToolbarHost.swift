@@ -218,6 +218,11 @@ public final class ToolbarHost {
     public internal(set) var accessibilityStatus: AccessibilityStatus = .off("not started (it starts after the first frame)") {
         didSet { if accessibilityStatus != oldValue { onEvent?(.accessibilityChanged(accessibilityStatus)) } }
     }
+    /// The words screen readers hear for the buttons' actions (English unless set, as from
+    /// ``DesktopLocale/accessibilityStrings``).
+    public var accessibilityStrings: AccessibilityStrings = .english {
+        didSet { accessibilityIsStale = true }
+    }
     /// Something screen readers see may have changed since the bridge last looked (an event, a change).
     var accessibilityIsStale = true
     /// The loop the host is attached to (the bridge's source joins it when the bridge starts).

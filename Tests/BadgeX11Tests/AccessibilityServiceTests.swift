@@ -82,6 +82,9 @@ import Testing
         #expect(call(AccessibleTree.toolBarPath, ATSPI_DBUS_INTERFACE_COMPONENT, "GetAccessibleAtPoint",
                      [.int32(Int32(frame.x + 101)), .int32(Int32(frame.y + 201)), .uint32(ATSPI_COORD_TYPE_SCREEN.rawValue)])
                 == .values([.structure([.string(":1.7"), .objectPath(Self.button1)])]))
+        let inside = [DBusValue.int32(Int32(frame.x + 1)), .int32(Int32(frame.y + 1)), .uint32(ATSPI_COORD_TYPE_WINDOW.rawValue)]
+        #expect(call(Self.button1, ATSPI_DBUS_INTERFACE_COMPONENT, "Contains", inside) == .values([.bool(true)]))
+        #expect(call(AccessibleTree.buttonPath(0), ATSPI_DBUS_INTERFACE_COMPONENT, "Contains", inside) == .values([.bool(false)]))
         #expect(call(Self.button1, AccessibilityService.propertiesInterface, "Get", [.string(ATSPI_DBUS_INTERFACE_ACCESSIBLE), .string("Name")])
                 == .values([.variant(.string("Mail"))]))
         #expect(call(AccessibleTree.applicationPath, AccessibilityService.propertiesInterface, "Get",

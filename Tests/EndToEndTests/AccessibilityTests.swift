@@ -119,6 +119,16 @@ struct AccessibilityTests {
         #expect(hit["role"]?.string == "push button" && hit["name"]?.string == "Mail", "\(hit)")
     }
 
+    @Test("In the user's language: German names, descriptions and action descriptions")
+    func german() throws {
+        let demo = try AccessibleDemo("a11y-de", environment: ["LANG": "de_DE.UTF-8", "LC_ALL": "de_DE.UTF-8", "LANGUAGE": "",
+                                                               "BADGEKIT_LOCALEDIR": LocaleTests.catalogues])
+        let mail = node(try demo.reader.tree(), [0, 0, 1])
+        #expect(mail?["name"]?.string == "E-Mail" && mail?["description"]?.string == "E-Mail, 12 ungelesen", "\(mail ?? .null)")
+        #expect(mail?["actions"]?[0]?["description"]?.string == "Erhöht den Zähler um eins", "\(mail?["actions"] ?? .null)")
+        #expect(mail?["actions"]?[0]?["name"]?.string == "click", "action names stay identifiers")
+    }
+
     @Test("Found through org.a11y.Bus on the session bus when the root window has no AT_SPI_BUS")
     func foundThroughTheSessionBus() throws {
         let demo = try AccessibleDemo("a11y-session", rootProperty: false)
@@ -228,6 +238,30 @@ struct AccessibilityTests {
         let events = try demo.reader.events(count: 1, timeout: 5)
         #expect(events.contains { $0["event"]?.string == "object:announcement" }, "\(events)")
         #expect(try demo.accessibility()["eventsSent"]?.int ?? 0 > 0)
+    }
+
+    @Test("A screen reader that stops reading (SIGSTOP) never blocks the window: 500 changes, then it reads again")
+    func stuckScreenReader() throws {
+        let demo = try AccessibleDemo("a11y-stuck")
+        try demo.reader.listen(["object:"])
+        try demo.session.sync()
+        demo.reader.process.kill(SIGSTOP)
+        defer { demo.reader.process.kill(SIGCONT) }
+        for _ in 0..<500 { try demo.session.command("inc mail") }
+        try demo.session.sync(timeout: 10)
+        try demo.session.click(MouseButton.left, on: "mail")
+        #expect(try demo.session.state().button("mail").count == 513, "every change applied while the reader was stopped")
+        demo.reader.process.kill(SIGCONT)
+        // Awake again, it is answered, and hears what happens next.
+        let awake = try demo.reader.tree()
+        #expect(node(awake, [0, 0, 1])?["description"]?.string == "Mail, more than 99 unread", "\(awake)")
+        try demo.session.command("set mail 5")
+        let deadline = Deadline(seconds: 10)
+        var heard = false
+        while !heard, !deadline.hasPassed {
+            heard = try demo.reader.events(count: 1_000_000, timeout: 0.5).contains { $0["data"]?.string == "Mail, 5 unread" }
+        }
+        #expect(heard, "the change after the stop is heard")
     }
 
     @Test("The registry is killed and starts again: the app keeps counting and is found again, with its events")
