@@ -210,8 +210,11 @@ import XvfbHarness
         host.attach(to: loop)
         #expect(loop.names.sources == ["x11"] && loop.names.preparations == ["toolbar"] && loop.names.deadlines == ["toolbar"])
         var closed = false
-        host.onEvent = { event in
-            if case .ready = event, let client = try? XTestClient(display: server.display) {
+        let display = server.display
+        // Unowned: the host keeps its handler, and a strong reference back would keep the host,
+        // its connection and (through it) the server alive after the test.
+        host.onEvent = { [unowned host] event in
+            if case .ready = event, let client = try? XTestClient(display: display) {
                 try? client.sendDeleteWindow(window: host.window)
             }
             if case .closeRequested = event {

@@ -75,9 +75,12 @@ def resolve(index_path):
 def find(name, timeout):
     global app
     deadline = GLib.get_monotonic_time() + int(timeout * 1e6)
+    context = GLib.MainContext.default()
     while GLib.get_monotonic_time() < deadline:
         try:
             desktop = pyatspi.Registry.getDesktop(0)
+            # Ask the registry, not libatspi's list (a registry that restarted has a new one).
+            desktop.clear_cache()
             for i in range(desktop.childCount):
                 child = desktop.getChildAtIndex(i)
                 if child is not None and child.name == name:
@@ -85,7 +88,11 @@ def find(name, timeout):
                     return True
         except Exception:  # the registry is starting: ask again
             pass
-        GLib.usleep(20000)
+        # Let libatspi take what arrived (the registry's children-changed signals) while waiting.
+        wait_until = GLib.get_monotonic_time() + 20000
+        while GLib.get_monotonic_time() < wait_until:
+            if not context.iteration(False):
+                GLib.usleep(2000)
     return False
 
 
