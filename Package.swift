@@ -77,13 +77,16 @@ let package = Package(
         // Test support: private Xvfb servers, XTEST input, GetImage capture, child processes.
         .target(name: "XvfbHarness", dependencies: ["BadgeCore", "BadgeX11", "CXCB", "CXCBTest", "CXCBDamage", "CXCBSync", "CDBus"]),
 
+        // Test support shared by test targets: the trait that makes in-process cairo drawing take turns.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
         .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
         .testTarget(
             name: "BadgeDrawingTests",
-            dependencies: ["BadgeCore", "BadgeDrawing", "BadgeResources", "CCairo", "XvfbHarness"],
+            dependencies: ["BadgeCore", "BadgeDrawing", "BadgeResources", "CCairo", "XvfbHarness", "TestSupport"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "BadgeX11Tests", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "XvfbHarness"]),
+        .testTarget(name: "BadgeX11Tests", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "XvfbHarness", "TestSupport"]),
         .testTarget(name: "BadgeDemoTests", dependencies: ["BadgeCore", "BadgeX11", "BadgeDemo"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeDrawing", "XvfbHarness"], exclude: ["Fixtures"]),
     ]

@@ -1,12 +1,13 @@
 import BadgeCore
 import BadgeDrawing
 import CCairo
+import TestSupport
 import Testing
 
 /// Draws every frame of every kind of badge animation, 0.1 ms apart, at 1× and 2×: a frame that
 /// lands at an unlucky moment (a scale that rounds to 0, a roll offset at its end) must still draw.
 /// The event loop draws at whatever times its timer fires, so any instant is a possible frame.
-@Suite struct AnimationFrameSweepTests {
+@Suite(.drawsWithCairo) struct AnimationFrameSweepTests {
     /// Content changes that between them cover appear, bounce and roll, overflow, text morphs, the
     /// dot, blinking and disappearing.
     static let changes: [(String, @Sendable (BadgeController) -> Void)] = [

@@ -1,9 +1,10 @@
 import BadgeCore
 import BadgeDrawing
+import TestSupport
 import Testing
 
 /// The library example in README.md, kept compiling and checked.
-@Suite struct ReadmeExampleTests {
+@Suite(.drawsWithCairo) struct ReadmeExampleTests {
     @Test func readmeLibraryExampleWorks() throws {
         let iconFrame = Rect(x: 18, y: 18, width: 24, height: 24)
         let windowBounds = Rect(x: 0, y: 0, width: 110, height: 60)

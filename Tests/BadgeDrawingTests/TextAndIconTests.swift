@@ -2,9 +2,10 @@ import BadgeCore
 import BadgeDrawing
 import Glibc
 import BadgeResources
+import TestSupport
 import Testing
 
-@Suite struct TextAndIconTests {
+@Suite(.drawsWithCairo) struct TextAndIconTests {
     let font = BadgeFont()
 
     @Test(arguments: ["99+", "一个信息", "🔥", "👨‍👩‍👧‍👦", "جديد", "New"])
@@ -77,7 +78,7 @@ private func temporarySVG(named name: String, _ contents: String) throws -> Stri
     return path
 }
 
-@Suite struct PrerenderedIconMaskTests {
+@Suite(.drawsWithCairo) struct PrerenderedIconMaskTests {
     /// The masks in Resources/IconMasks must be exactly what librsvg makes of the SVGs beside them;
     /// after editing an icon, `make icon-masks` regenerates them.
     @Test(arguments: ["bell", "mail", "chat", "updates"])
@@ -94,7 +95,7 @@ private func temporarySVG(named name: String, _ contents: String) throws -> Stri
     }
 }
 
-@Suite struct BadgeScaleEdgeTests {
+@Suite(.drawsWithCairo) struct BadgeScaleEdgeTests {
     /// The last frames of a shrink have scales that quantise to 0. Drawing one must paint nothing
     /// and leave the context usable for the rest of the frame (a zero scale would make cairo's
     /// matrix singular and fail every later drawing call).

@@ -1,10 +1,11 @@
 import BadgeCore
 import BadgeDrawing
+import TestSupport
 import Testing
 
 /// Offscreen renderings of the toolbar compared with golden PNGs, plus semantic pixel checks
 /// (badge colour at the badge centre, nothing red where a badge is hidden).
-@Suite struct ToolbarRenderingTests {
+@Suite(.drawsWithCairo) struct ToolbarRenderingTests {
     let clock = ManualClock(now: 100)
     let text: TextLayouts
     let icons: IconLibrary

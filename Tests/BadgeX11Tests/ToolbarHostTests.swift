@@ -1,6 +1,7 @@
 import BadgeCore
 import BadgeDrawing
 import Glibc
+import TestSupport
 import Testing
 import XvfbHarness
 @testable import BadgeX11
@@ -8,7 +9,7 @@ import XvfbHarness
 /// The shell in-process, under a private Xvfb: a host in a window of its own and as a child of
 /// someone else's window, driven by the caller's own poll() loop, with XTEST input and pixels
 /// read back with GetImage.
-@Suite("Shell: ToolbarHost under Xvfb") struct ToolbarHostTests {
+@Suite("Shell: ToolbarHost under Xvfb", .drawsWithCairo) struct ToolbarHostTests {
     static let identity = ApplicationIdentity(instanceName: "mail-client", className: "MailClient", title: "Inbox",
                                               desktopFileID: "org.example.MailClient", iconName: "mail")
     static let badgeRed = RGB(r: 0xFF, g: 0x3B, b: 0x30)
