@@ -193,13 +193,16 @@ package final class AccessibilityBridge {
     }
 
     private func answer(_ message: OpaquePointer) {
+        let arguments = dbus.arguments(of: message)
         let request = AccessibilityService.Request(
             path: BadgeDBus.text(dbus.message_get_path(message)), interface: BadgeDBus.text(dbus.message_get_interface(message)),
             member: BadgeDBus.text(dbus.message_get_member(message)), signature: BadgeDBus.text(dbus.message_get_signature(message)),
-            arguments: dbus.arguments(of: message) ?? [])
-        service.windowOrigin = windowOrigin()
+            arguments: arguments ?? [])
+        // Only screen coordinates need the window's place (asked of the X server once after a move).
+        if request.interface == ATSPI_DBUS_INTERFACE_COMPONENT || request.interface.isEmpty { service.windowOrigin = windowOrigin() }
         let reply: AccessibilityService.Reply
-        if dbus.arguments(of: message) == nil {
+        if arguments == nil {
+            // A type the bridge never reads (a file descriptor, say): no method of its takes one.
             reply = .error(name: DBUS_ERROR_INVALID_ARGS, message: "arguments of type (\(request.signature)) are not understood")
         } else {
             reply = service.answer(request)
