@@ -584,6 +584,8 @@ public final class ChildProcess {
             guard name != ".", name != ".." else { continue }
             var target = [CChar](repeating: 0, count: 4096)
             let n = readlink("\(directory)/\(name)", &target, target.count - 1)
+            // Closed between the listing and the look (a file written and closed just then): not open.
+            if n < 0, errno == ENOENT { continue }
             let link = n > 0 ? String(decoding: target[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
             entries.append("\(name) -> \(link)")
         }
