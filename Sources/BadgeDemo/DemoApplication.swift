@@ -167,13 +167,12 @@ final class DemoApplication {
         }
     }
 
-    /// The dock badge, on the session bus, once the first frame is on the server (connecting to the
-    /// bus and loading libdbus never delay it).
+    /// The dock badge, on the host's session bus, which it connects once the first frame is on its
+    /// way (connecting and loading libdbus never delay the frame).
     private func startDock(_ host: ToolbarHost) {
-        guard dock == nil, let dock = LauncherEntry(environment: getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) },
-                                                    desktopFileID: identity.desktopFileID) else { return }
+        guard dock == nil, let bus = host.sessionBus else { return }
+        let dock = LauncherEntry(bus: bus, desktopFileID: identity.desktopFileID)
         self.dock = dock
-        loop.add(dock.source)
         dock.publish(count: host.toolbar.totalCount, urgent: host.isUrgent)
     }
 

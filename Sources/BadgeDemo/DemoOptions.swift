@@ -1,3 +1,4 @@
+import BadgeX11
 import BadgeCore
 
 /// The demo's command line, parsed without traps: bad input becomes a `DemoOptions.Error`.
@@ -49,7 +50,7 @@ struct DemoOptions: Equatable, Sendable {
     }
 
     /// The version string printed by `--version`.
-    static let version = "badge-demo 0.2.0 (BadgeKit)"
+    static let version = "badge-demo \(BadgeKitVersion.string) (BadgeKit)"
 
     /// The usage text printed by `--help` and after a bad argument.
     static let usage = """

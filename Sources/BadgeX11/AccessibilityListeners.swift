@@ -84,7 +84,6 @@ package struct AccessibilityListeners: Equatable, Sendable {
         }
         // An empty part ends the pattern ("Object::" is every object event), as atk-bridge reads it.
         if let empty = parts.firstIndex(of: "") { parts.removeSubrange(empty...) }
-        if parts == ["all"] { return [] }
         return parts
     }
 }

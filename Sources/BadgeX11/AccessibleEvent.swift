@@ -82,7 +82,7 @@ package struct AccessibleEvent: Equatable, Sendable {
             }
         }
         if let before = old[AccessibleTree.toolBarPath], let after = new[AccessibleTree.toolBarPath], before.children != after.children {
-            for (index, path) in before.children.enumerated().reversed() where !after.children.contains(path) || index >= after.children.count {
+            for (index, path) in before.children.enumerated().reversed() where !after.children.contains(path) {
                 other.append(AccessibleEvent(path: AccessibleTree.toolBarPath, interface: object, member: "ChildrenChanged",
                                              detail: "remove", detail1: Int32(index), value: .objectPath(path)))
             }

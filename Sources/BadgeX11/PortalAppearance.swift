@@ -13,7 +13,7 @@ package final class PortalAppearance {
     private static let interface = "org.freedesktop.portal.Settings"
     private static let namespace = "org.freedesktop.appearance", key = "color-scheme"
 
-    private let bus: SessionBusConnection
+    private let bus: BusConnection
     private var dbus: BadgeDBus { bus.dbus }
     /// The portal's colour scheme: 1 dark, 2 light, 0 or nil no preference.
     package private(set) var colorScheme: UInt32?
@@ -21,7 +21,7 @@ package final class PortalAppearance {
     package var onChange: (() -> Void)?
 
     /// Asks the portal on `bus` and follows its changes; nil when the connection is gone.
-    package init?(bus: SessionBusConnection) {
+    package init?(bus: BusConnection) {
         guard let connection = bus.connection else { return nil }
         self.bus = bus
         // Without an error argument the match is sent without waiting for the bus's answer.

@@ -71,6 +71,7 @@ extension ToolbarHost {
             return
         }
         accessibilityStatus = .connecting
+        bridge.beforeQuery = { [unowned self] in self.updateAccessibility() }
         bridge.windowOrigin = { [unowned self] in self.windowOriginOnScreen() }
         bridge.onAction = { [unowned self] index, action in
             guard index < self.toolbar.buttons.count else { return }
@@ -89,7 +90,16 @@ extension ToolbarHost {
             }
         }
         accessibility = bridge
-        attachedLoop?.add(bridge.source)
+        accessibilitySource = bridge.source
+        if let source = accessibilitySource { attachedLoop?.add(source) }
+    }
+
+    /// Tells screen readers what changed since the bridge last looked, if anything can have: only
+    /// input, a change or a window event can, not an animation frame.
+    func updateAccessibility() {
+        guard accessibilityIsStale, let accessibility else { return }
+        accessibilityIsStale = false
+        accessibility.update()
     }
 
     // MARK: The buses in the caller's own loop
@@ -121,17 +131,7 @@ extension ToolbarHost {
     }
 
     /// The loop sources of the buses the host uses now.
-    var busSources: [EventLoop.Source] {
-        var sources: [EventLoop.Source] = []
-        if let sessionBusSource { sources.append(sessionBusSource) }
-        if let accessibility { sources.append(accessibility.source) }
-        return sources
-    }
-
-    /// The session bus's source (the portal's and the bus lookup's).
-    var sessionBusSource: EventLoop.Source? {
-        sessionBus.map { bus in bus.source(named: "session-bus", onDisconnect: { [weak self] in self?.portal?.busWentAway() }) }
-    }
+    var busSources: [EventLoop.Source] { [sessionBusSource, accessibilitySource].compactMap { $0 } }
 
     /// How many AT-SPI2 events were sent (to listeners the registry named), for tests and `state`.
     package var accessibilityEventsSent: Int { accessibility?.sentEvents ?? 0 }
@@ -167,6 +167,6 @@ extension ToolbarHost {
 
 /// BadgeKit's version, as the accessibility bridge reports it (Application.Version).
 package enum BadgeKitVersion {
-    /// "0.2.0".
+    /// "0.2.0" (badge-demo's `--version` says it too).
     package static let string = "0.2.0"
 }

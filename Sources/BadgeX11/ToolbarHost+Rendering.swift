@@ -47,12 +47,8 @@ extension ToolbarHost {
             if !changes.isEmpty, let state = publisher.pushed { onEvent?(.windowStateChanged(state)) }
         }
         windowStateIsDueNow = false
-        // Screen readers hear what changed (focus, descriptions, the title, the window's activation):
-        // only input, a change or a window event can change it, not an animation frame.
-        if accessibilityIsStale, let accessibility {
-            accessibilityIsStale = false
-            accessibility.update()
-        }
+        // Screen readers hear what changed (focus, descriptions, the title, the window's activation).
+        updateAccessibility()
         tooltips?.follow(toolbar, host: surface.window)
         tooltips?.fireIfDue(toolbar, host: surface.window, mapped: mapped)
         try flush()

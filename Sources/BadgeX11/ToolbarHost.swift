@@ -193,7 +193,7 @@ public final class ToolbarHost {
     /// Connects to the session bus (after the first frame: connecting, loading libdbus and the
     /// portal's answer never delay it) and asks the portal for its colour scheme.
     func startSessionBus() {
-        guard let sessionBus = SessionBusConnection(address: getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) }) else { return }
+        guard let sessionBus = BusConnection(sessionAddress: getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) }) else { return }
         self.sessionBus = sessionBus
         let portal = PortalAppearance(bus: sessionBus)
         portal?.onChange = { [weak self] in
@@ -201,19 +201,24 @@ public final class ToolbarHost {
             self.onEvent?(.desktopSettingsChanged(self.desktopSettings))
         }
         self.portal = portal
-        if let source = sessionBusSource { attachedLoop?.add(source) }
+        let source = sessionBus.source(named: "session-bus", onDisconnect: { [weak self] in self?.portal?.busWentAway() })
+        sessionBusSource = source
+        attachedLoop?.add(source)
     }
 
     /// Follows XSETTINGS and the X resources.
     var settingsWatcher: SettingsWatcher?
     /// The session bus (with `DBUS_SESSION_BUS_ADDRESS`, from the first frame on): the portal, and
     /// finding the accessibility bus.
-    var sessionBus: SessionBusConnection?
+    package private(set) var sessionBus: BusConnection?
+    /// The session bus's loop source.
+    var sessionBusSource: EventLoop.Source?
     /// Follows the desktop portal's colour scheme (with a session bus; serviced by the loop the host
     /// is attached to).
     var portal: PortalAppearance?
-    /// The AT-SPI2 bridge, once an accessibility bus was found.
+    /// The AT-SPI2 bridge, once an accessibility bus was found, and its loop source.
     var accessibility: AccessibilityBridge?
+    var accessibilitySource: EventLoop.Source?
     /// Whether screen readers see the toolbar (AT-SPI2, serviced by the loop the host is attached to).
     public internal(set) var accessibilityStatus: AccessibilityStatus = .off("not started (it starts after the first frame)") {
         didSet { if accessibilityStatus != oldValue { onEvent?(.accessibilityChanged(accessibilityStatus)) } }
@@ -391,7 +396,7 @@ public final class ToolbarHost {
         loop.addDeadline(named: "toolbar") { [weak self] in self?.timeUntilNextDeadline }
         attachedLoop = loop
         if let sessionBusSource { loop.add(sessionBusSource) }
-        if let accessibility { loop.add(accessibility.source) }
+        if let accessibilitySource { loop.add(accessibilitySource) }
     }
 
     /// Runs the host in a loop of its own until the window is closed (``Event/closeRequested``, or

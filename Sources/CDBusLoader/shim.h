@@ -32,8 +32,6 @@ typedef struct BadgeDBusMessageIter {
 
 /// DBUS_BUS_SESSION in enum DBusBusType.
 #define BADGE_DBUS_BUS_SESSION 0
-/// DBUS_DISPATCH_DATA_REMAINS in enum DBusDispatchStatus (dbus-connection.h, which needs more headers).
-#define BADGE_DBUS_DISPATCH_DATA_REMAINS 0
 
 typedef struct BadgeDBus {
     void (*error_init)(BadgeDBusError *error);
@@ -73,11 +71,8 @@ typedef struct BadgeDBus {
     const char *(*message_get_interface)(BadgeDBusMessage *message);
     const char *(*message_get_member)(BadgeDBusMessage *message);
     const char *(*message_get_signature)(BadgeDBusMessage *message);
-    const char *(*message_get_sender)(BadgeDBusMessage *message);
     badge_dbus_bool_t (*message_get_no_reply)(BadgeDBusMessage *message);
     long (*connection_get_outgoing_size)(BadgeDBusConnection *connection);
-    int (*connection_get_dispatch_status)(BadgeDBusConnection *connection);
-    const char *(*message_get_error_name)(BadgeDBusMessage *message);
 } BadgeDBus;
 
 #define BADGE_DBUS_LOAD(field, symbol) \
@@ -122,10 +117,7 @@ static inline int badge_dbus_load(BadgeDBus *library) {
     BADGE_DBUS_LOAD(message_get_interface, "dbus_message_get_interface")
     BADGE_DBUS_LOAD(message_get_member, "dbus_message_get_member")
     BADGE_DBUS_LOAD(message_get_signature, "dbus_message_get_signature")
-    BADGE_DBUS_LOAD(message_get_sender, "dbus_message_get_sender")
     BADGE_DBUS_LOAD(message_get_no_reply, "dbus_message_get_no_reply")
     BADGE_DBUS_LOAD(connection_get_outgoing_size, "dbus_connection_get_outgoing_size")
-    BADGE_DBUS_LOAD(connection_get_dispatch_status, "dbus_connection_get_dispatch_status")
-    BADGE_DBUS_LOAD(message_get_error_name, "dbus_message_get_error_name")
     return 1;
 }

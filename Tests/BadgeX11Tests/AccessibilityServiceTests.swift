@@ -94,6 +94,14 @@ import Testing
         #expect(call(Self.button1, ATSPI_DBUS_INTERFACE_COMPONENT, "GrabFocus") == .focus(button: 1))
         #expect(call(AccessibleTree.applicationPath, AccessibilityService.propertiesInterface, "Set",
                      [.string(ATSPI_DBUS_INTERFACE_APPLICATION), .string("Id"), .variant(.int32(4))]) == .setApplicationID(4))
+        #expect(call(AccessibleTree.applicationPath, AccessibilityService.propertiesInterface, "Get",
+                     [.string(ATSPI_DBUS_INTERFACE_APPLICATION), .string("ToolkitName")]) == .values([.variant(.string("BadgeKit"))]))
+        #expect(call(AccessibleTree.applicationPath, ATSPI_DBUS_INTERFACE_APPLICATION, "GetLocale", [.uint32(0)]) == .values([.string("C")]))
+        #expect(call(Self.button1, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetApplication")
+                == .values([.structure([.string(":1.7"), .objectPath(AccessibleTree.applicationPath)])]))
+        #expect(call(Self.button1, ATSPI_DBUS_INTERFACE_ACCESSIBLE, "GetAttributes")
+                == .values([.array(element: "{ss}", [.dictEntry(.string("toolkit"), .string("BadgeKit")),
+                                                      .dictEntry(.string("button-index"), .string("1"))])]))
         #expect(call(AccessibilityService.cachePath, ATSPI_DBUS_INTERFACE_CACHE, "GetItems") == .values([.array(element: "((so)(so)(so)iiassusau)", [])]))
         #expect(call("/", AccessibilityService.peerInterface, "Ping") == .values([]))
     }

@@ -1,11 +1,12 @@
 import CDBusLoader
 
-/// A private connection to the session bus through libdbus, loaded with dlopen only when a bus is
-/// configured (`DBUS_SESSION_BUS_ADDRESS`): the shell's portal client and an application's dock
-/// badge share it. Nothing waits on the bus: messages are queued and written as the descriptor
-/// allows, and incoming ones are handed over from ``service(_:)``. A bus that goes away closes the
-/// connection quietly. Not Sendable: event-loop thread only.
-package final class SessionBusConnection {
+/// A private connection to a D-Bus bus through libdbus, loaded with dlopen only when a bus is there:
+/// the session bus (`DBUS_SESSION_BUS_ADDRESS`), which the portal client, the accessibility-bus
+/// lookup and an application's dock badge share, or the accessibility bus. Nothing waits on the
+/// bus: messages are queued and written as the descriptor allows, replies go to their calls, and
+/// everything else is handed to the listeners. A bus that goes away closes the connection quietly.
+/// Not Sendable: event-loop thread only.
+package final class BusConnection {
     /// libdbus's entry points.
     package let dbus: BadgeDBus
     /// The connection, or nil once the bus went away.
@@ -15,8 +16,9 @@ package final class SessionBusConnection {
     /// Everything else that arrives (signals), for each part of the program that listens.
     private var listeners: [(OpaquePointer) -> Void] = []
 
-    /// Connects; nil (quietly) without an address, without libdbus, or when the bus cannot be reached.
-    package init?(address: String?) {
+    /// Connects to the session bus; nil (quietly) without an address, without libdbus, or when the
+    /// bus cannot be reached.
+    package init?(sessionAddress address: String?) {
         guard let address, !address.isEmpty else { return nil }
         var dbus = BadgeDBus()
         guard badge_dbus_load(&dbus) != 0 else { return nil }
@@ -29,6 +31,22 @@ package final class SessionBusConnection {
         }
         dbus.error_free(&error)
         // libdbus would otherwise call exit() when the bus disconnects.
+        dbus.connection_set_exit_on_disconnect(connection, 0)
+        self.connection = connection
+    }
+
+    /// Opens a connection to the bus at `address` without waiting: the caller says Hello (with
+    /// ``call(_:path:interface:member:arguments:reply:)``) before anything else. Nil when the address
+    /// cannot be used, with the reason given to `failure`.
+    package init?(address: String, dbus: BadgeDBus, failure: (String) -> Void) {
+        self.dbus = dbus
+        var error = BadgeDBusError()
+        dbus.error_init(&error)
+        defer { dbus.error_free(&error) }
+        guard let connection = dbus.connection_open_private(address, &error) else {
+            failure(BadgeDBus.text(error.message))
+            return nil
+        }
         dbus.connection_set_exit_on_disconnect(connection, 0)
         self.connection = connection
     }
@@ -88,7 +106,7 @@ package final class SessionBusConnection {
         awaited[serial] = reply
     }
 
-    /// Hands every incoming message that is not an awaited reply to `body` too.
+    /// Hands every incoming message that is not an awaited reply (signals, method calls) to `body`.
     package func listen(_ body: @escaping (OpaquePointer) -> Void) {
         listeners.append(body)
     }
@@ -102,7 +120,8 @@ package final class SessionBusConnection {
                          handle: { [weak self] _ in if self?.service(onMessage) == false { onDisconnect() } })
     }
 
-    private func close() {
+    /// Closes the connection; awaited replies get nil.
+    package func close() {
         guard let connection else { return }
         let unanswered = awaited.values
         awaited.removeAll()
