@@ -29,7 +29,7 @@ let package = Package(
         systemLibrary("CXKBCommonX11", pkgConfig: "xkbcommon-x11", apt: ["libxkbcommon-x11-dev", "libxcb-xkb-dev"]),
         systemLibrary("CLinuxEvents", pkgConfig: nil, apt: ["libc6-dev"]),
         systemLibrary("CDBus", pkgConfig: "dbus-1", apt: ["libdbus-1-dev"]),  // linked: test harness only
-        systemLibrary("CDBusLoader", pkgConfig: nil, apt: ["libdbus-1-3", "libdbus-1-dev"]),  // dlopen()ed by the app when a bus is set
+        systemLibrary("CDBusProtocol", pkgConfig: nil, apt: ["libdbus-1-dev"]),  // header only: the protocol's constants
         systemLibrary("CAtspi", pkgConfig: nil, apt: ["libatspi2.0-dev"]),  // header only: AT-SPI2's role, state and name constants
 
         // The icons, embedded in code so the binary needs no resource search at run time.
@@ -60,13 +60,13 @@ let package = Package(
         // tooltips, the window icon, the event loop and the toolbar host. It knows no application.
         .target(
             name: "BadgeX11",
-            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CXCBICCCM", "CXCBShm", "CXCBSync", "CCairo", "CXKBCommonX11", "CLinuxEvents", "CDBusLoader", "CAtspi"]
+            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CXCBICCCM", "CXCBShm", "CXCBSync", "CCairo", "CXKBCommonX11", "CLinuxEvents", "CDBusProtocol", "CAtspi"]
         ),
         // The demo application on that shell: options, the demo toolbar and keys, the control
         // channel, the dock badge and the exit statuses. The product keeps its name, badge-demo.
         .executableTarget(
             name: "BadgeDemo",
-            dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "CDBusLoader", "CLinuxEvents"]
+            dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "CDBusProtocol", "CLinuxEvents"]
         ),
 
         // `make bench`: the README's figures (the bare C baseline is Benchmarks/peers/c-badge-toolbar.c).

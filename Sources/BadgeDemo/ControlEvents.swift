@@ -54,11 +54,13 @@ enum ControlEvents {
         .object([("event", .string("accessibility"))] + accessibilityFields(status))
     }
 
-    /// "status": "off" (with "reason"), "connecting", or "registered" (with "bus", the bus name).
+    /// "status": "off" (with "reason"), "connecting", "waiting" (with "reason": the bus is there but
+    /// cannot be used now, and is tried again), or "registered" (with "bus", the bus name).
     static func accessibilityFields(_ status: ToolbarHost.AccessibilityStatus) -> [(String, JSONValue)] {
         switch status {
         case .off(let reason): return [("status", .string("off")), ("reason", .string(reason))]
         case .connecting: return [("status", .string("connecting"))]
+        case .waiting(let reason): return [("status", .string("waiting")), ("reason", .string(reason))]
         case .registered(let bus): return [("status", .string("registered")), ("bus", .string(bus))]
         }
     }
@@ -96,7 +98,8 @@ enum ControlEvents {
                         ("tooltip", host.tooltip.map(tooltipFrame) ?? .null), ("urgent", .bool(host.isUrgent)),
                         ("windowFocused", .bool(host.windowHasFocus)),
                         ("accessibility", .object(accessibilityFields(host.accessibilityStatus)
-                            + [("eventsSent", .int(host.accessibilityEventsSent))])), ("reducedMotion", .bool(host.reducesMotion)), ("upload", .string(host.uploadMethod)),
+                            + [("eventsSent", .int(host.accessibilityEventsSent))])),
+                        ("sessionBus", host.sessionBusStatus.map { .string($0) } ?? .null), ("reducedMotion", .bool(host.reducesMotion)), ("upload", .string(host.uploadMethod)),
                         ("settings", .object([("scale", .double(host.scale)), ("scaleFrom", .string(sources.scale)),
                                               ("theme", .string(theme.name)), ("themeFrom", .string(sources.theme)),
                                               ("reducedMotion", .bool(host.reducesMotion)),

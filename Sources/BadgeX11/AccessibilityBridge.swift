@@ -1,16 +1,16 @@
 import BadgeCore
 import CAtspi
-import CDBusLoader
+import CDBusProtocol
 import Glibc
 
-/// The AT-SPI2 bridge: a private connection to the accessibility bus (a ``BusConnection``, libdbus
-/// loaded with dlopen), registered with the registry through `Socket.Embed`, answering screen
+/// The AT-SPI2 bridge: a connection to the accessibility bus (a ``BusConnection``), registered with the registry through `Socket.Embed`, answering screen
 /// readers from the latest ``AccessibleTree`` and sending the events that differ from the previous
 /// one, only those some listener registered for.
 ///
 /// Nothing waits on the bus: the greeting, the registration and every reply and signal are queued
 /// and written as the socket allows. A registry that restarts is followed (its new owner gets the
-/// application again); a bus that goes away ends the bridge quietly. Not Sendable: event-loop thread only.
+/// application again); a bus that goes away or stops answering is connected to again (with the
+/// connection's pauses) and the application registered anew. Not Sendable: event-loop thread only.
 package final class AccessibilityBridge {
     /// How much may wait to be written before events are dropped (a bus that does not read).
     package static let outgoingLimit = 1 << 20
@@ -19,8 +19,8 @@ package final class AccessibilityBridge {
 
     private static let busService = "org.freedesktop.DBus", busPath = "/org/freedesktop/DBus"
 
-    private let bus: BusConnection
-    private var dbus: BadgeDBus { bus.dbus }
+    /// The connection to the accessibility bus.
+    package let bus: BusConnection
     /// The latest snapshot (events are what differs from it).
     private var tree: AccessibleTree
     /// What queries are answered from.
@@ -50,41 +50,39 @@ package final class AccessibilityBridge {
     /// Registration with the registry succeeded (true) or the bus went away (false).
     package var onRegistration: (Bool) -> Void = { _ in }
 
-    /// Connects to the accessibility bus at `address` and says hello; nil when the address cannot be
-    /// reached (with the reason in `failure`).
-    package init?(address: String, dbus: BadgeDBus, locale: String, toolkitVersion: String,
-                  snapshot: @escaping () -> AccessibleTree, failure: (String) -> Void) {
-        guard let bus = BusConnection(address: address, dbus: dbus, failure: { reason in
-            failure("cannot reach the accessibility bus at \(address): \(reason); screen readers will not see the toolbar")
-        }) else { return nil }
-        self.bus = bus
+    /// Connects to the accessibility bus at `address` (without waiting); registers with the
+    /// registry every time the bus greets the connection.
+    package init(address: DBusAddress, locale: String, toolkitVersion: String, snapshot: @escaping () -> AccessibleTree) {
+        bus = BusConnection(address: address, label: "the accessibility bus")
         self.snapshot = snapshot
         tree = snapshot()
         service = AccessibilityService(tree: tree, busName: "")
         service.locale = locale
         service.toolkit.version = toolkitVersion
         bus.listen { [weak self] in self?.handle($0) }
-        // Hello by hand, so the connection never blocks waiting for its name.
-        bus.call(Self.busService, path: Self.busPath, interface: Self.busService, member: "Hello") { [weak self] values in
+        for rule in [
+            "type='signal',interface='\(ATSPI_DBUS_INTERFACE_REGISTRY)',member='EventListenerRegistered'",
+            "type='signal',interface='\(ATSPI_DBUS_INTERFACE_REGISTRY)',member='EventListenerDeregistered'",
+            "type='signal',sender='\(Self.busService)',interface='\(Self.busService)',member='NameOwnerChanged'",
+        ] { bus.addMatch(rule) }
+        bus.whenReady { [weak self] name in
             guard let self else { return }
-            guard let name = values?.first?.stringValue else {
-                self.bus.close()
-                return self.onRegistration(false)
-            }
             self.busName = name
             self.service.busName = name
-            self.watchRegistry()
+            self.listeners = AccessibilityListeners()
             self.register()
+        }
+        bus.whenLost { [weak self] _ in
+            guard let self else { return }
+            self.isEmbedded = false
+            self.embedIsPending = false
+            self.busName = nil
+            self.onRegistration(false)
         }
     }
 
     /// The loop source "accessibility".
-    package var source: EventLoop.Source {
-        bus.source(named: "accessibility", onDisconnect: { [weak self] in
-            self?.isEmbedded = false
-            self?.onRegistration(false)
-        })
-    }
+    package var source: EventLoop.Source { bus.source(named: "accessibility") }
 
     /// Takes a new snapshot and sends the events for what changed (when someone listens).
     package func update() {
@@ -99,22 +97,21 @@ package final class AccessibilityBridge {
 
     // MARK: Incoming
 
-    private func handle(_ message: OpaquePointer) {
-        switch dbus.message_get_type(message) {
-        case DBUS_MESSAGE_TYPE_METHOD_CALL: answer(message)
-        case DBUS_MESSAGE_TYPE_SIGNAL: signal(message)
+    private func handle(_ message: DBusMessage) {
+        switch message.kind {
+        case .methodCall: answer(message)
+        case .signal: signal(message)
         default: break
         }
     }
 
-    private func signal(_ message: OpaquePointer) {
-        let values = dbus.arguments(of: message) ?? []
-        let strings = values.compactMap(\.stringValue)
-        if dbus.message_is_signal(message, ATSPI_DBUS_INTERFACE_REGISTRY, "EventListenerRegistered") != 0, strings.count >= 2 {
+    private func signal(_ message: DBusMessage) {
+        let strings = message.body.compactMap(\.stringValue)
+        if message.isSignal(ATSPI_DBUS_INTERFACE_REGISTRY, "EventListenerRegistered"), strings.count >= 2 {
             listeners.add(bus: strings[0], pattern: strings[1])
-        } else if dbus.message_is_signal(message, ATSPI_DBUS_INTERFACE_REGISTRY, "EventListenerDeregistered") != 0, strings.count >= 2 {
+        } else if message.isSignal(ATSPI_DBUS_INTERFACE_REGISTRY, "EventListenerDeregistered"), strings.count >= 2 {
             listeners.remove(bus: strings[0], pattern: strings[1])
-        } else if dbus.message_is_signal(message, Self.busService, "NameOwnerChanged") != 0, strings.count == 3 {
+        } else if message.isSignal(Self.busService, "NameOwnerChanged"), strings.count == 3 {
             if strings[0] == ATSPI_DBUS_NAME_REGISTRY {
                 if strings[2].isEmpty {
                     // The registry stopped: no one hears events until a new one says who listens.
@@ -130,17 +127,15 @@ package final class AccessibilityBridge {
         }
     }
 
-    private func answer(_ message: OpaquePointer) {
-        let arguments = dbus.arguments(of: message)
+    private func answer(_ message: DBusMessage) {
         let request = AccessibilityService.Request(
-            path: BadgeDBus.text(dbus.message_get_path(message)), interface: BadgeDBus.text(dbus.message_get_interface(message)),
-            member: BadgeDBus.text(dbus.message_get_member(message)), signature: BadgeDBus.text(dbus.message_get_signature(message)),
-            arguments: arguments ?? [])
+            path: message.path ?? "", interface: message.interface ?? "", member: message.member ?? "",
+            signature: message.signature, arguments: message.body)
         beforeQuery()
         // Only screen coordinates need the window's place (asked of the X server once after a move).
         if request.interface == ATSPI_DBUS_INTERFACE_COMPONENT || request.interface.isEmpty { service.windowOrigin = windowOrigin() }
         let reply: AccessibilityService.Reply
-        if arguments == nil {
+        if message.bodyError != nil {
             // A type the bridge never reads (a file descriptor, say): no method of its takes one.
             reply = .error(name: DBUS_ERROR_INVALID_ARGS, message: "arguments of type (\(request.signature)) are not understood")
         } else {
@@ -150,7 +145,7 @@ package final class AccessibilityBridge {
         switch reply {
         case .values(let answer): values = answer
         case .error(let name, let text):
-            send(reply: dbus.message_new_error(message, name, text), to: message, values: [])
+            send(.error(to: message, name: name, text: text), answering: message)
             return
         case .perform(let button, let action):
             onAction(button, action)
@@ -163,30 +158,15 @@ package final class AccessibilityBridge {
         case .setApplicationID(let id):
             service.applicationID = id
         }
-        send(reply: dbus.message_new_method_return(message), to: message, values: values)
+        send(.methodReturn(to: message, values: values), answering: message)
     }
 
-    private func send(reply: OpaquePointer?, to call: OpaquePointer, values: [DBusValue]) {
-        guard let reply else { return }
-        defer { dbus.message_unref(reply) }
-        guard dbus.message_get_no_reply(call) == 0, let connection = bus.connection,
-              dbus.connection_get_outgoing_size(connection) < Self.replyLimit, dbus.append(values, to: reply) else { return }
-        _ = dbus.connection_send(connection, reply, nil)
+    private func send(_ reply: DBusMessage, answering call: DBusMessage) {
+        guard !call.noReplyExpected, bus.outgoingSize < Self.replyLimit else { return }
+        bus.send(reply)
     }
 
     // MARK: Outgoing
-
-    /// Watches the registry's listener announcements and its coming and going.
-    private func watchRegistry() {
-        guard let connection = bus.connection else { return }
-        let rules = [
-            "type='signal',interface='\(ATSPI_DBUS_INTERFACE_REGISTRY)',member='EventListenerRegistered'",
-            "type='signal',interface='\(ATSPI_DBUS_INTERFACE_REGISTRY)',member='EventListenerDeregistered'",
-            "type='signal',sender='\(Self.busService)',interface='\(Self.busService)',member='NameOwnerChanged'",
-        ]
-        // Without an error argument a match is sent without waiting for the bus's answer.
-        for rule in rules { dbus.bus_add_match(connection, rule, nil) }
-    }
 
     /// Embeds the application in the registry's desktop and asks who listens.
     private func register() {
@@ -214,15 +194,13 @@ package final class AccessibilityBridge {
     }
 
     private func emit(_ event: AccessibleEvent) {
-        guard let connection = bus.connection, dbus.connection_get_outgoing_size(connection) < Self.outgoingLimit,
-              let message = dbus.message_new_signal(event.path, event.interface, event.member) else { return }
-        defer { dbus.message_unref(message) }
+        guard bus.isReady, bus.outgoingSize < Self.outgoingLimit else { return }
         var value = event.value
         // A children change names the child: sent as a reference on this bus.
         if case .objectPath(let path) = value { value = service.reference(path) }
         let body: [DBusValue] = [.string(event.detail), .int32(event.detail1), .int32(event.detail2), .variant(value),
                                  DBusValue.dictionary([])]
-        guard dbus.append(body, to: message), dbus.connection_send(connection, message, nil) != 0 else { return }
+        guard bus.send(.signal(path: event.path, interface: event.interface, member: event.member, arguments: body)) != nil else { return }
         sentEvents += 1
     }
 }

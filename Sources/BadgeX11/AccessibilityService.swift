@@ -1,6 +1,6 @@
 import BadgeCore
 import CAtspi
-import CDBusLoader
+import CDBusProtocol
 
 /// Answers AT-SPI2 method calls from an ``AccessibleTree`` snapshot: Accessible, Application,
 /// Component, Action, and the standard Properties, Introspectable and Peer interfaces.

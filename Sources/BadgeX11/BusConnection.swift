@@ -1,134 +1,435 @@
-import CDBusLoader
+import Glibc
 
-/// A private connection to a D-Bus bus through libdbus, loaded with dlopen only when a bus is there:
-/// the session bus (`DBUS_SESSION_BUS_ADDRESS`), which the portal client, the accessibility-bus
-/// lookup and an application's dock badge share, or the accessibility bus. Nothing waits on the
-/// bus: messages are queued and written as the descriptor allows, replies go to their calls, and
-/// everything else is handed to the listeners. A bus that goes away closes the connection quietly.
-/// Not Sendable: event-loop thread only.
+/// A connection to a D-Bus bus (the session bus, or the accessibility bus) that never blocks and
+/// never gives up: connect, authentication (SASL `EXTERNAL`), the `Hello` greeting and every call
+/// go through the event loop, each with a deadline. The wire protocol is spoken directly
+/// (``DBusMessage``, ``DBusWire``); no libdbus is loaded.
+///
+/// A bus that refuses, is silent, slow, stopped or hostile costs a timeout, a line in ``status``
+/// and a new attempt after a pause that doubles from 1 s to 60 s (a connection that stayed up for
+/// a minute starts over at 1 s). Between attempts nothing wakes up. Whoever uses the bus sets itself
+/// up again in ``whenReady(_:)``, which runs after every greeting. Not Sendable: event-loop thread only.
 package final class BusConnection {
-    /// libdbus's entry points.
-    package let dbus: BadgeDBus
-    /// The connection, or nil once the bus went away.
-    package private(set) var connection: OpaquePointer?
-    /// Replies awaited, by the serial of their call.
-    private var awaited: [UInt32: ([DBusValue]?) -> Void] = [:]
-    /// Everything else that arrives (signals), for each part of the program that listens.
-    private var listeners: [(OpaquePointer) -> Void] = []
-
-    /// Connects to the session bus; nil (quietly) without an address, without libdbus, or when the
-    /// bus cannot be reached.
-    package init?(sessionAddress address: String?) {
-        guard let address, !address.isEmpty else { return nil }
-        var dbus = BadgeDBus()
-        guard badge_dbus_load(&dbus) != 0 else { return nil }
-        self.dbus = dbus
-        var error = BadgeDBusError()
-        dbus.error_init(&error)
-        guard let connection = dbus.bus_get_private(BADGE_DBUS_BUS_SESSION, &error) else {
-            dbus.error_free(&error)
-            return nil
-        }
-        dbus.error_free(&error)
-        // libdbus would otherwise call exit() when the bus disconnects.
-        dbus.connection_set_exit_on_disconnect(connection, 0)
-        self.connection = connection
+    /// Where the connection is.
+    package enum Phase: Equatable, Sendable {
+        /// connect() is in progress.
+        case connecting
+        /// Connected; the SASL exchange runs.
+        case authenticating
+        /// Authenticated; `Hello` waits for its answer.
+        case greeting
+        /// Greeted: the bus gave this unique name.
+        case ready(name: String)
+        /// Down for the reason given; the next attempt is due at the time given (monotonic seconds).
+        case waiting(reason: String, retryAt: Double)
+        /// Closed for good.
+        case closed
     }
 
-    /// Opens a connection to the bus at `address` without waiting: the caller says Hello (with
-    /// ``call(_:path:interface:member:arguments:reply:)``) before anything else. Nil when the address
-    /// cannot be used, with the reason given to `failure`.
-    package init?(address: String, dbus: BadgeDBus, failure: (String) -> Void) {
-        self.dbus = dbus
-        var error = BadgeDBusError()
-        dbus.error_init(&error)
-        defer { dbus.error_free(&error) }
-        guard let connection = dbus.connection_open_private(address, &error) else {
-            failure(BadgeDBus.text(error.message))
-            return nil
-        }
-        dbus.connection_set_exit_on_disconnect(connection, 0)
-        self.connection = connection
+    /// How long connecting, authenticating and greeting may take together.
+    package static let handshakeTimeout = 5.0
+    /// How long a call waits for its answer (longer than the bus's own 25 s, so that on a working bus
+    /// its NoReply error comes first: a call the bus never answers means the bus itself is stuck).
+    package static let callTimeout = 30.0
+    /// The pauses between attempts: doubling from the first to the last.
+    package static let firstRetryDelay = 1.0, longestRetryDelay = 60.0
+    /// How long a connection must stay up for the pauses to start over.
+    package static let stableTime = 60.0
+    /// How much may wait to be written before messages are refused (a bus that does not read).
+    package static let outputLimit = 8 << 20
+    private static let busName = "org.freedesktop.DBus", busPath = "/org/freedesktop/DBus"
+
+    /// What the connection is called in messages ("the session bus").
+    package let label: String
+    /// Where it connects.
+    package let address: DBusAddress
+    /// Where the connection is now.
+    package private(set) var phase: Phase = .closed
+    /// Monotonic seconds.
+    private let now: () -> Double
+
+    private var fd: Int32 = -1
+    private var output: [UInt8] = []
+    private var outputStart = 0
+    private var input: [UInt8] = []
+    private var handshakeDeadline: Double?
+    private var nextSerial: UInt32 = 1
+    private var retryDelay = BusConnection.firstRetryDelay
+    private var readySince: Double?
+    /// Incremented by every close: work from an older connection stops when it changes.
+    private var generation = 0
+    private var awaited: [UInt32: (deadline: Double, reply: ([DBusValue]?) -> Void)] = [:]
+    private var listeners: [(DBusMessage) -> Void] = []
+    private var readyHandlers: [(String) -> Void] = []
+    private var lostHandlers: [(String) -> Void] = []
+    private var matchRules: [String] = []
+    /// How many attempts failed in a row (for tests and `state`).
+    package private(set) var failedAttempts = 0
+
+    /// Starts connecting to `address` (the first attempt is made at once, without blocking).
+    package init(address: DBusAddress, label: String, now: @escaping () -> Double = BusConnection.monotonicNow) {
+        self.address = address
+        self.label = label
+        self.now = now
+        connect()
     }
 
-    deinit { close() }
-
-    /// The descriptor to poll, or nil.
-    package var fileDescriptor: Int32? {
-        guard let connection else { return nil }
-        var fd: Int32 = -1
-        return dbus.connection_get_unix_fd(connection, &fd) != 0 && fd >= 0 ? fd : nil
+    deinit {
+        if fd >= 0 { Glibc.close(fd) }
     }
 
-    /// True while messages wait to be written (poll for writing then).
-    package var hasPendingOutput: Bool {
-        guard let connection else { return false }
-        return dbus.connection_has_messages_to_send(connection) != 0
+    /// CLOCK_MONOTONIC in seconds.
+    package static func monotonicNow() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    /// Reads and writes what the socket allows and hands each incoming message to `body` (then
-    /// frees it); false when the bus went away (the connection is closed then).
-    @discardableResult
-    package func service(_ body: (OpaquePointer) -> Void = { _ in }) -> Bool {
-        guard let connection else { return false }
-        guard dbus.connection_read_write(connection, 0) != 0 else {
-            close()
-            return false
-        }
-        while let message = dbus.connection_pop_message(connection) {
-            let type = dbus.message_get_type(message)
-            let serial = dbus.message_get_reply_serial(message)
-            if type == DBUS_MESSAGE_TYPE_METHOD_RETURN || type == DBUS_MESSAGE_TYPE_ERROR, let reply = awaited.removeValue(forKey: serial) {
-                reply(type == DBUS_MESSAGE_TYPE_ERROR ? nil : dbus.arguments(of: message) ?? [])
-            } else {
-                for listener in listeners { listener(message) }
-                body(message)
-            }
-            dbus.message_unref(message)
-        }
-        return true
+    /// The unique name, once greeted.
+    package var uniqueName: String? {
+        if case .ready(let name) = phase { return name }
+        return nil
     }
 
-    /// Sends a method call without waiting; `reply` gets the answer's values, or nil for an error
-    /// reply (or a bus that goes away first).
-    package func call(_ destination: String, path: String, interface: String, member: String,
-                      arguments: [DBusValue] = [], reply: @escaping ([DBusValue]?) -> Void) {
-        guard let connection, let message = dbus.message_new_method_call(destination, path, interface, member) else {
-            reply(nil)
-            return
+    /// True once greeted.
+    package var isReady: Bool { uniqueName != nil }
+
+    /// One line for `state` and messages: "ready (:1.42)", "authenticating", "waiting: … (next try in 4 s)".
+    package var status: String {
+        switch phase {
+        case .connecting: return "connecting"
+        case .authenticating: return "authenticating"
+        case .greeting: return "greeting"
+        case .ready(let name): return "ready (\(name))"
+        case .waiting(let reason, let retryAt):
+            return "waiting: \(reason) (next try in \(Int(max(0, retryAt - now()).rounded(.up))) s)"
+        case .closed: return "closed"
         }
-        defer { dbus.message_unref(message) }
-        var serial: UInt32 = 0
-        guard dbus.append(arguments, to: message), dbus.connection_send(connection, message, &serial) != 0 else {
-            reply(nil)
-            return
-        }
-        awaited[serial] = reply
+    }
+
+    /// Bytes waiting to be written.
+    package var outgoingSize: Int { output.count - outputStart }
+
+    // MARK: Using the bus
+
+    /// Runs `body` with the unique name every time the connection is greeted (now, if it is ready).
+    package func whenReady(_ body: @escaping (String) -> Void) {
+        readyHandlers.append(body)
+        if let name = uniqueName { body(name) }
+    }
+
+    /// Runs `body` with the reason every time an attempt fails or a greeted connection is lost.
+    package func whenLost(_ body: @escaping (String) -> Void) {
+        lostHandlers.append(body)
     }
 
     /// Hands every incoming message that is not an awaited reply (signals, method calls) to `body`.
-    package func listen(_ body: @escaping (OpaquePointer) -> Void) {
+    package func listen(_ body: @escaping (DBusMessage) -> Void) {
         listeners.append(body)
     }
 
-    /// The loop source `name` for this connection: incoming messages go to `onMessage`, and
-    /// `onDisconnect` runs once the bus went away.
-    package func source(named name: String, onMessage: @escaping (OpaquePointer) -> Void = { _ in },
-                        onDisconnect: @escaping () -> Void = {}) -> EventLoop.Source {
-        EventLoop.Source(name: name, descriptor: { [weak self] in self?.fileDescriptor },
-                         interest: { [weak self] in self?.hasPendingOutput == true ? [.readable, .writable] : .readable },
-                         handle: { [weak self] _ in if self?.service(onMessage) == false { onDisconnect() } })
+    /// Asks the bus for the signals that match `rule`, now and after every reconnection.
+    package func addMatch(_ rule: String) {
+        matchRules.append(rule)
+        if isReady { sendAddMatch(rule) }
     }
 
-    /// Closes the connection; awaited replies get nil.
+    private func sendAddMatch(_ rule: String) {
+        var message = DBusMessage.call(Self.busName, path: Self.busPath, interface: Self.busName, member: "AddMatch",
+                                       arguments: [.string(rule)])
+        message.flags |= DBusMessage.noReplyExpectedFlag
+        send(message)
+    }
+
+    /// Sends a method call; `reply` gets the answer's values, or nil for an error reply, no answer
+    /// within ``callTimeout``, or a connection that is not ready or goes away first.
+    package func call(_ destination: String, path: String, interface: String, member: String,
+                      arguments: [DBusValue] = [], reply: @escaping ([DBusValue]?) -> Void) {
+        guard isReady || member == "Hello", let serial = send(.call(destination, path: path, interface: interface, member: member,
+                                                                     arguments: arguments)) else {
+            reply(nil)
+            return
+        }
+        awaited[serial] = (now() + Self.callTimeout, reply)
+    }
+
+    /// Queues `message` (written as the socket allows) and returns its serial; nil when the connection
+    /// is not up or too much waits to be written already.
+    @discardableResult
+    package func send(_ message: DBusMessage) -> UInt32? {
+        guard fd >= 0, phase != .connecting, phase != .authenticating else { return nil }
+        let bytes = message.encoded(serial: nextSerial)
+        guard outgoingSize + bytes.count <= Self.outputLimit else { return nil }
+        let serial = nextSerial
+        nextSerial = nextSerial == UInt32.max ? 1 : nextSerial + 1
+        output += bytes
+        flush()
+        return serial
+    }
+
+    // MARK: The loop
+
+    /// The descriptor to poll, or nil while there is none.
+    package var fileDescriptor: Int32? { fd >= 0 ? fd : nil }
+
+    /// What to poll for now: writable only while connect() runs or bytes wait to be written.
+    package var interest: EventLoop.Interest {
+        guard fd >= 0 else { return [] }
+        if phase == .connecting { return .writable }
+        return outgoingSize > 0 ? [.readable, .writable] : .readable
+    }
+
+    /// Seconds until the next deadline (a retry, the handshake's end, the oldest call's timeout), or
+    /// nil when nothing is due: idle with a dead bus means no wakeups but the next attempt.
+    package var timeUntilDeadline: Double? {
+        var due: Double?
+        switch phase {
+        case .waiting(_, let retryAt): due = retryAt
+        case .connecting, .authenticating, .greeting: due = handshakeDeadline
+        case .ready, .closed: break
+        }
+        for entry in awaited.values { due = min(due ?? entry.deadline, entry.deadline) }
+        return due.map { $0 - now() }
+    }
+
+    /// Acts on the deadlines that passed: a retry that is due, a handshake or a call that took too long.
+    package func handleDeadlines() {
+        let time = now()
+        switch phase {
+        case .waiting(_, let retryAt) where retryAt <= time:
+            connect()
+        case .connecting, .authenticating, .greeting:
+            if let deadline = handshakeDeadline, deadline <= time {
+                fail("no answer within \(Int(Self.handshakeTimeout)) s while \(status)")
+            }
+        default: break
+        }
+        let late = awaited.filter { $0.value.deadline <= time }
+        guard !late.isEmpty else { return }
+        // The bus answers every call itself when the callee does not (NoReply): it is stuck.
+        fail("no answer to a call within \(Int(Self.callTimeout)) s")
+    }
+
+    /// Reads and writes what the socket allows and handles what came in.
+    package func service(_ readiness: EventLoop.Readiness) {
+        guard fd >= 0 else { return }
+        if phase == .connecting {
+            guard readiness.writable || readiness.failed else { return }
+            var error: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+            guard error == 0 else { return fail("cannot connect: \(String(cString: strerror(error)))") }
+            startAuthentication()
+        }
+        flush()
+        guard fd >= 0 else { return }
+        if readiness.readable || readiness.failed { receive() }
+    }
+
+    /// The loop source `name` for this connection.
+    package func source(named name: String) -> EventLoop.Source {
+        EventLoop.Source(name: name, descriptor: { [weak self] in self?.fileDescriptor },
+                         interest: { [weak self] in self?.interest ?? [] },
+                         handle: { [weak self] readiness in self?.service(readiness) })
+    }
+
+    /// Closes the connection for good; awaited replies get nil. Safe from inside a reply handler.
     package func close() {
-        guard let connection else { return }
-        let unanswered = awaited.values
+        shutDown()
+        phase = .closed
+        failAwaited()
+    }
+
+    // MARK: Connection
+
+    private func connect() {
+        shutDown()
+        phase = .connecting
+        handshakeDeadline = now() + Self.handshakeTimeout
+        var reasons: [String] = []
+        for endpoint in address.endpoints {
+            do {
+                let (descriptor, inProgress) = try endpoint.connectWithoutBlocking()
+                fd = descriptor
+                if inProgress {
+                    phase = .connecting
+                } else {
+                    startAuthentication()
+                }
+                return
+            } catch {
+                reasons.append(error.reason)
+            }
+        }
+        fail(reasons.joined(separator: "; "))
+    }
+
+    private func startAuthentication() {
+        phase = .authenticating
+        // EXTERNAL: the server checks our uid against the socket's credentials.
+        let uid = Array(String(getuid()).utf8).map { byte in
+            let digits = Array("0123456789abcdef".utf8)
+            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
+        }.joined()
+        output += [0] + Array("AUTH EXTERNAL \(uid)\r\n".utf8)
+        flush()
+    }
+
+    /// Closes the socket and forgets what was buffered; the phase is left to the caller.
+    private func shutDown() {
+        generation += 1
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+        output.removeAll()
+        outputStart = 0
+        input.removeAll()
+        handshakeDeadline = nil
+    }
+
+    private func failAwaited() {
+        let unanswered = awaited.values.map(\.reply)
         awaited.removeAll()
         for reply in unanswered { reply(nil) }
-        // A private connection must be closed before its last unref.
-        dbus.connection_close(connection)
-        dbus.connection_unref(connection)
-        self.connection = nil
+    }
+
+    /// Drops the connection and plans the next attempt.
+    private func fail(_ reason: String) {
+        guard phase != .closed else { return }
+        if let since = readySince, now() - since >= Self.stableTime { retryDelay = Self.firstRetryDelay }
+        readySince = nil
+        shutDown()
+        phase = .waiting(reason: reason, retryAt: now() + retryDelay)
+        retryDelay = min(retryDelay * 2, Self.longestRetryDelay)
+        failedAttempts += 1
+        failAwaited()
+        let current = generation
+        for handler in lostHandlers where generation == current { handler(reason) }
+    }
+
+    private func flush() {
+        guard fd >= 0, phase != .connecting else { return }
+        while outputStart < output.count {
+            let written = output.withUnsafeBytes { raw in
+                Glibc.send(fd, raw.baseAddress.map { $0 + outputStart }, output.count - outputStart, Int32(MSG_NOSIGNAL))
+            }
+            if written > 0 {
+                outputStart += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                break
+            } else {
+                return fail("cannot write: \(String(cString: strerror(errno)))")
+            }
+        }
+        if outputStart == output.count {
+            output.removeAll(keepingCapacity: output.count < 65_536)
+            outputStart = 0
+        } else if outputStart > 65_536 {
+            output.removeFirst(outputStart)
+            outputStart = 0
+        }
+    }
+
+    /// Reads what is there (at most a megabyte a turn, so that a flood cannot starve the window)
+    /// and handles each complete line or message.
+    private func receive() {
+        let current = generation
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var total = 0
+        while total < 1 << 20 {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                input += chunk[0..<count]
+                total += count
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            let reason = count == 0 ? "the bus closed the connection" : "cannot read: \(String(cString: strerror(errno)))"
+            processInput(generation: current)
+            if generation == current { fail(reason) }
+            return
+        }
+        processInput(generation: current)
+    }
+
+    private func processInput(generation current: Int) {
+        var start = 0
+        defer { if generation == current, start > 0 { input.removeFirst(start) } }
+        while generation == current {
+            if phase == .authenticating {
+                guard let end = input[start...].firstIndex(of: UInt8(ascii: "\n")) else {
+                    if input.count - start > 4096 { fail("the bus sent a line of more than 4 KB while authenticating") }
+                    return
+                }
+                let line = String(decoding: input[start..<end], as: UTF8.self).trimmingSuffix("\r")
+                start = end + 1
+                authenticate(line)
+                continue
+            }
+            let length: Int?
+            do {
+                length = try DBusMessage.length(ofMessageIn: input[start...])
+            } catch {
+                return fail("the bus sent something that is not D-Bus (\(error))")
+            }
+            guard let length, input.count - start >= length else { return }
+            let bytes = Array(input[start..<start + length])
+            start += length
+            do {
+                dispatch(try DBusMessage(decoding: bytes))
+            } catch {
+                return fail("the bus sent a malformed message (\(error))")
+            }
+        }
+    }
+
+    private func authenticate(_ line: String) {
+        if line.hasPrefix("OK ") || line == "OK" {
+            output += Array("BEGIN\r\n".utf8)
+            phase = .greeting
+            call(Self.busName, path: Self.busPath, interface: Self.busName, member: "Hello") { [weak self] values in
+                guard let self else { return }
+                guard let name = values?.first?.stringValue, !name.isEmpty else {
+                    if self.phase == .greeting { self.fail("the bus did not accept the greeting (Hello)") }
+                    return
+                }
+                self.greeted(name)
+            }
+        } else if line.hasPrefix("REJECTED") {
+            let offered = line.dropFirst("REJECTED".count).trimmingPrefix(" ")
+            fail("the bus refused to let this user in (it accepts: \(offered.isEmpty ? "nothing" : String(offered)); this program authenticates with EXTERNAL)")
+        } else {
+            fail("the bus answered the authentication with '\(line.prefix(80))'")
+        }
+    }
+
+    private func greeted(_ name: String) {
+        phase = .ready(name: name)
+        handshakeDeadline = nil
+        readySince = now()
+        failedAttempts = 0
+        for rule in matchRules { sendAddMatch(rule) }
+        let current = generation
+        for handler in readyHandlers {
+            handler(name)
+            if generation != current { return }
+        }
+    }
+
+    private func dispatch(_ message: DBusMessage) {
+        if message.kind == .methodReturn || message.kind == .error, let serial = message.replySerial,
+           let entry = awaited.removeValue(forKey: serial) {
+            entry.reply(message.kind == .error || message.bodyError != nil ? nil : message.body)
+            return
+        }
+        for listener in listeners { listener(message) }
+    }
+}
+
+private extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

@@ -1,5 +1,4 @@
 import BadgeCore
-import CDBusLoader
 import CXCB
 import Glibc
 
@@ -12,6 +11,9 @@ extension ToolbarHost {
         case off(String)
         /// Looking for the bus or registering with its registry.
         case connecting
+        /// The bus is there but cannot be used now (it refused, stopped answering or went away):
+        /// tried again with growing pauses. The reason, as ``BusConnection/status`` says it.
+        case waiting(String)
         /// Registered: screen readers see the toolbar as the application on this bus name.
         case registered(busName: String)
     }
@@ -27,14 +29,18 @@ extension ToolbarHost {
         }
         if let address = environment("AT_SPI_BUS_ADDRESS") ?? rootAccessibilityBus() {
             connectAccessibility(address: address)
-        } else if let sessionBus, sessionBus.connection != nil {
+        } else if let sessionBus {
             accessibilityStatus = .connecting
-            sessionBus.call("org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus", member: "GetAddress") { [weak self] values in
-                guard let self else { return }
-                if let address = values?.first?.stringValue, !address.isEmpty {
-                    self.connectAccessibility(address: address)
-                } else {
-                    self.accessibilityStatus = .off("no accessibility bus (org.a11y.Bus did not answer)")
+            // Asked every time the session bus greets us, until an accessibility bus is found.
+            sessionBus.whenReady { [weak self, weak sessionBus] _ in
+                guard let self, self.accessibility == nil else { return }
+                sessionBus?.call("org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus", member: "GetAddress") { [weak self] values in
+                    guard let self, self.accessibility == nil else { return }
+                    if let address = values?.first?.stringValue, !address.isEmpty {
+                        self.connectAccessibility(address: address)
+                    } else {
+                        self.accessibilityStatus = .off("no accessibility bus (org.a11y.Bus did not answer)")
+                    }
                 }
             }
         } else {
@@ -55,21 +61,18 @@ extension ToolbarHost {
         return text.isEmpty ? nil : text
     }
 
-    private func connectAccessibility(address: String) {
-        var dbus = BadgeDBus()
-        guard badge_dbus_load(&dbus) != 0 else {
-            accessibilityStatus = .off("libdbus-1.so.3 cannot be loaded")
-            warn("an accessibility bus is there, but libdbus-1.so.3 cannot be loaded; screen readers will not see the toolbar")
+    private func connectAccessibility(address text: String) {
+        let address: DBusAddress
+        do {
+            address = try DBusAddress(text)
+        } catch {
+            accessibilityStatus = .off("the accessibility bus address cannot be used (\(error))")
+            warn("the accessibility bus address '\(text)' cannot be used (\(error)); screen readers will not see the toolbar")
             return
         }
         let locale = setlocale(LC_MESSAGES, nil).map { String(cString: $0) } ?? "C"
-        guard let bridge = AccessibilityBridge(
-            address: address, dbus: dbus, locale: locale, toolkitVersion: BadgeKitVersion.string,
-            snapshot: { [unowned self] in self.accessibleTree() },
-            failure: { [weak self] message in self?.warn(message) }) else {
-            accessibilityStatus = .off("the accessibility bus cannot be reached")
-            return
-        }
+        let bridge = AccessibilityBridge(address: address, locale: locale, toolkitVersion: BadgeKitVersion.string,
+                                         snapshot: { [unowned self] in self.accessibleTree() })
         accessibilityStatus = .connecting
         bridge.beforeQuery = { [unowned self] in self.updateAccessibility() }
         bridge.windowOrigin = { [unowned self] in self.windowOriginOnScreen() }
@@ -86,9 +89,10 @@ extension ToolbarHost {
             if registered, let name = bridge?.busName {
                 self.accessibilityStatus = .registered(busName: name)
             } else if !registered {
-                self.accessibilityStatus = .off("the accessibility bus went away")
+                self.accessibilityStatus = .waiting(bridge?.bus.status ?? "the accessibility bus went away")
             }
         }
+        if case .waiting = bridge.bus.phase { accessibilityStatus = .waiting(bridge.bus.status) }
         accessibility = bridge
         accessibilitySource = bridge.source
         if let source = accessibilitySource { attachedLoop?.add(source) }
@@ -123,15 +127,24 @@ extension ToolbarHost {
     }
 
     /// Reads and writes what the buses allow and handles what came in (replies, signals, screen
-    /// readers' calls); call it after poll() returns, whichever descriptor was ready. Never blocks.
+    /// readers' calls), and acts on their deadlines (a call or a greeting that took too long, the
+    /// next attempt at a bus that is away); call it after poll() returns, whichever descriptor was
+    /// ready or when the timeout passed. Never blocks.
     public func serviceBuses() {
         for source in busSources {
             try? source.handle(EventLoop.Readiness(readable: true, writable: true, failed: false))
         }
+        for bus in buses { bus.handleDeadlines() }
     }
 
     /// The loop sources of the buses the host uses now.
     var busSources: [EventLoop.Source] { [sessionBusSource, accessibilitySource].compactMap { $0 } }
+
+    /// The buses the host uses now.
+    var buses: [BusConnection] { [sessionBus, accessibility?.bus].compactMap { $0 } }
+
+    /// The session bus's state, for `state`: nil without one, else ``BusConnection/status``.
+    public var sessionBusStatus: String? { sessionBus?.status }
 
     /// How many AT-SPI2 events were sent (to listeners the registry named), for tests and `state`.
     package var accessibilityEventsSent: Int { accessibility?.sentEvents ?? 0 }

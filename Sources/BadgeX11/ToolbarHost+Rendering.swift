@@ -14,6 +14,7 @@ extension ToolbarHost {
     /// connection is broken; frames that cannot be drawn are reported once as a warning.
     public func refresh() throws(X11Error) {
         if connection.failure != nil { throw lost(nil) }
+        for bus in buses { bus.handleDeadlines() }
         guard isAttached else {
             runSyncs()
             return

@@ -190,26 +190,35 @@ public final class ToolbarHost {
         startAccessibility()
     }
 
-    /// Connects to the session bus (after the first frame: connecting, loading libdbus and the
-    /// portal's answer never delay it) and asks the portal for its colour scheme.
+    /// Connects to the session bus (after the first frame: connecting and the portal's answer never
+    /// delay it) and asks the portal for its colour scheme. Nothing waits on the bus: a bus that
+    /// refuses, stalls or goes away is tried again with pauses (``BusConnection``).
     func startSessionBus() {
-        guard let sessionBus = BusConnection(sessionAddress: getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) }) else { return }
+        guard let text = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }), !text.isEmpty else { return }
+        let address: DBusAddress
+        do {
+            address = try DBusAddress(text)
+        } catch {
+            warn("DBUS_SESSION_BUS_ADDRESS cannot be used (\(error)); carrying on without the session bus")
+            return
+        }
+        let sessionBus = BusConnection(address: address, label: "the session bus")
         self.sessionBus = sessionBus
         let portal = PortalAppearance(bus: sessionBus)
-        portal?.onChange = { [weak self] in
+        portal.onChange = { [weak self] in
             guard let self else { return }
             self.onEvent?(.desktopSettingsChanged(self.desktopSettings))
         }
         self.portal = portal
-        let source = sessionBus.source(named: "session-bus", onDisconnect: { [weak self] in self?.portal?.busWentAway() })
+        let source = sessionBus.source(named: "session-bus")
         sessionBusSource = source
         attachedLoop?.add(source)
     }
 
     /// Follows XSETTINGS and the X resources.
     var settingsWatcher: SettingsWatcher?
-    /// The session bus (with `DBUS_SESSION_BUS_ADDRESS`, from the first frame on): the portal, and
-    /// finding the accessibility bus.
+    /// The session bus (with `DBUS_SESSION_BUS_ADDRESS`, from the first frame on): the portal,
+    /// finding the accessibility bus, and what the application publishes there.
     package private(set) var sessionBus: BusConnection?
     /// The session bus's loop source.
     var sessionBusSource: EventLoop.Source?
@@ -355,6 +364,7 @@ public final class ToolbarHost {
         if let due = tooltips?.dueTime { wake = min(wake ?? (due - now), due - now) }
         if let due = publisher?.dueTime { wake = min(wake ?? (due - now), due - now) }
         if !startupCompleted, let due = startupDueTime { wake = min(wake ?? (due - now), due - now) }
+        for bus in buses { if let due = bus.timeUntilDeadline { wake = min(wake ?? due, due) } }
         return wake
     }
 

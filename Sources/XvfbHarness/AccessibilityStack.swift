@@ -52,6 +52,24 @@ package final class AccessibilityStack {
     /// What the app needs to find this stack (the session bus; the root window's property, if set, is on the display).
     package var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": runtimeFolder] }
 
+    /// The accessibility bus's own dbus-daemon (the launcher's child), to stop and continue it.
+    package func accessibilityBusDaemon() -> pid_t? {
+        guard let folder = opendir("/proc") else { return nil }
+        defer { closedir(folder) }
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = pid_t(name),
+                  let stat = try? String(decoding: readSmallFile("/proc/\(pid)/stat"), as: UTF8.self),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, pid_t(fields[1]) == launcher.pid,
+                  let command = try? readSmallFile("/proc/\(pid)/cmdline"),
+                  String(decoding: command, as: UTF8.self).contains("dbus-daemon") else { continue }
+            return pid
+        }
+        return nil
+    }
+
     /// A new screen reader on this stack.
     package func screenReader() throws -> ScreenReader { try ScreenReader(stack: self) }
 }

@@ -20,6 +20,8 @@ public final class SessionBus {
 
     /// The bus address, for DBUS_SESSION_BUS_ADDRESS.
     public let address: String
+    /// The daemon's process id (to stop and continue it, as a hung bus).
+    public var daemonPID: pid_t { daemon.pid }
     private let daemon: ChildProcess
     private let connection: OpaquePointer
 

@@ -1,6 +1,6 @@
 import BadgeCore
 import CAtspi
-import CDBusLoader
+import CDBusProtocol
 import Testing
 @testable import BadgeX11
 

@@ -1,0 +1,187 @@
+import BadgeCore
+import Glibc
+import Testing
+import XvfbHarness
+
+/// A D-Bus endpoint that misbehaves one way (Fixtures/hostile-bus.py): listening on a socket of its
+/// own in a private folder until the test ends.
+final class HostileBus {
+    let process: ChildProcess
+    let folder: String
+    let address: String
+
+    init(_ mode: String) throws {
+        var template = Array("/tmp/badgekit-test-bus-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
+            throw HarnessError("mkdtemp failed: errno \(errno)")
+        }
+        folder = String(cString: made)
+        let socket = folder + "/bus"
+        let script = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            + "/Fixtures/hostile-bus.py"
+        process = try ChildProcess(executable: "/usr/bin/python3", arguments: [script, mode, socket], stdin: .null)
+        guard try process.readLine(timeout: 10) == "ready" else {
+            throw HarnessError("hostile-bus.py \(mode) did not start: \(process.stderrText)")
+        }
+        address = "unix:path=" + socket
+    }
+
+    deinit {
+        process.kill(SIGKILL)
+        process.waitForExit(timeout: 5)
+        removeTree(folder)
+    }
+}
+
+/// Nothing on a bus can freeze, spin or crash the app: each hostile party as the session bus and
+/// as the accessibility bus, and a real dbus-daemon stopped with SIGSTOP and then continued.
+@Suite("E2E: buses that misbehave", .timeLimit(.minutes(3)))
+struct BusFaultTests {
+    static let modes = ["never-accepts", "silent", "garbage", "auth-silent", "refuses", "closes-mid-call"]
+
+    /// The app on `bus` in `role`: the window maps as usual (DemoSession waits for "ready"), a click
+    /// and `state` answer, idle costs no CPU, and SIGTERM ends it with status 0 within 100 ms.
+    static func checkSurvives(role: String, mode: String) throws {
+        let bus = try HostileBus(mode)
+        let environment = role == "session"
+            ? ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+            : ["AT_SPI_BUS_ADDRESS": bus.address]
+        let s = try DemoSession("bus-\(role)-\(mode)", environment: environment)
+        try s.click(MouseButton.left, on: "bell")
+        #expect(try s.nextChange()["text"]?.string == "4", "a click answers while the bus misbehaves")
+        try s.moveAwayAndSync()
+        try s.app.writeLine("state")
+        let state = try s.app.readEvent(named: "state", timeout: 5)
+        if role == "session" {
+            let status = state["sessionBus"]?.string ?? ""
+            #expect(!status.hasPrefix("ready"), "the session bus cannot be ready: \(status)")
+        } else {
+            let status = state["accessibility"]?["status"]?.string
+            #expect(status == "connecting" || status == "waiting", "\(state["accessibility"] ?? .null)")
+        }
+        // Idle: the only wake-ups are the next attempts, seconds apart.
+        _ = try s.app.waitUntilSleeping(timeout: 2)
+        let before = try s.app.cpuTicks()
+        measureInterval(seconds: 2)
+        let spent = try s.app.cpuTicks() - before
+        #expect(spent <= 1, "\(spent) CPU ticks in 2 s idle with a \(mode) \(role) bus")
+        let start = ContinuousClock.now
+        s.app.kill(SIGTERM)
+        let status = s.app.waitForExit(timeout: 5)
+        #expect(status == .exited(0), "status \(status?.description ?? "running"); stderr: \(s.app.stderrText)")
+        #expect(secondsSince(start) < 0.1, "SIGTERM took \(secondsSince(start)) s")
+    }
+
+    @Test("A hostile session bus", arguments: modes)
+    func hostileSessionBus(mode: String) throws {
+        try Self.checkSurvives(role: "session", mode: mode)
+    }
+
+    @Test("A hostile accessibility bus", arguments: modes)
+    func hostileAccessibilityBus(mode: String) throws {
+        try Self.checkSurvives(role: "accessibility", mode: mode)
+    }
+
+    @Test("A bus that refuses says why in state")
+    func refusalIsReported() throws {
+        let bus = try HostileBus("refuses")
+        let s = try DemoSession("bus-refuses-reason", environment: ["AT_SPI_BUS_ADDRESS": bus.address])
+        let deadline = Deadline(seconds: 10)
+        var reason = ""
+        while !deadline.hasPassed {
+            try s.app.writeLine("state")
+            let state = try s.app.readEvent(named: "state", timeout: 5)
+            reason = state["accessibility"]?["reason"]?.string ?? ""
+            if reason.contains("refused") { break }
+            _ = try s.app.readEvent(named: "accessibility", timeout: 2)
+        }
+        #expect(reason.contains("refused") && reason.contains("ANONYMOUS"), "reason: \(reason)")
+        #expect(s.app.waitForExit(timeout: 0) == nil)
+    }
+
+    @Test("A session bus stopped before start: the window works, and after SIGCONT the dock count comes back")
+    func stoppedSessionBus() throws {
+        guard findOnPath("dbus-daemon") != nil else {
+            print("dbus-daemon not installed (apt package dbus): a stopped bus not tested")
+            return
+        }
+        let bus = try SessionBus()
+        Glibc.kill(bus.daemonPID, SIGSTOP)
+        var continued = false
+        defer { if !continued { Glibc.kill(bus.daemonPID, SIGCONT) } }
+        let s = try DemoSession("bus-stopped", environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        try s.command("inc bell")
+        #expect(try s.nextChange()["text"]?.string == "4")
+        try s.sync()
+        _ = try s.app.waitUntilSleeping(timeout: 2)
+        let before = try s.app.cpuTicks()
+        measureInterval(seconds: 1)
+        #expect(try s.app.cpuTicks() - before <= 1, "idle while the bus is stopped")
+        Glibc.kill(bus.daemonPID, SIGCONT)
+        continued = true
+        // The next attempt (at most the handshake's 5 s plus a pause) greets the bus and publishes.
+        let update = try bus.nextUpdate(timeout: 20) { $0.count == 16 }
+        #expect(update.countVisible == true)
+        try s.app.writeLine("state")
+        let state = try s.app.readEvent(named: "state", timeout: 5)
+        #expect(state["sessionBus"]?.string?.hasPrefix("ready") == true, "\(state["sessionBus"] ?? .null)")
+    }
+
+    @Test("A session bus stopped while the app runs: nothing freezes, and the count goes out after SIGCONT")
+    func sessionBusStoppedLater() throws {
+        guard findOnPath("dbus-daemon") != nil else { return }
+        let bus = try SessionBus()
+        let s = try DemoSession("bus-stopped-later", environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        _ = try bus.nextUpdate { $0.count == 15 }
+        Glibc.kill(bus.daemonPID, SIGSTOP)
+        var continued = false
+        defer { if !continued { Glibc.kill(bus.daemonPID, SIGCONT) } }
+        for _ in 0..<20 { try s.command("inc mail") }
+        try s.sync()
+        try s.click(MouseButton.left, on: "bell")
+        #expect(try s.nextChange()["text"]?.string != nil)
+        try s.sync()
+        Glibc.kill(bus.daemonPID, SIGCONT)
+        continued = true
+        let update = try bus.nextUpdate(timeout: 20) { $0.count == 36 }
+        #expect(update.count == 36)
+    }
+
+    @Test("An accessibility bus stopped before start: the toolbar works, and after SIGCONT screen readers find it")
+    func stoppedAccessibilityBus() throws {
+        guard AccessibilityStack.isAvailable else {
+            print("at-spi2-core or python3-pyatspi missing: a stopped accessibility bus not tested")
+            return
+        }
+        var stack: AccessibilityStack?
+        var stopped: pid_t?
+        defer { if let stopped { Glibc.kill(stopped, SIGCONT) } }
+        let s = try DemoSession("a11y-stopped", prepare: { server, x in
+            let made = try AccessibilityStack(display: server.display, x: x)
+            stack = made
+            guard let daemon = made.accessibilityBusDaemon() else { throw HarnessError("no accessibility bus daemon found") }
+            Glibc.kill(daemon, SIGSTOP)
+            stopped = daemon
+            return made.environment
+        })
+        guard let stack, let daemon = stopped else { throw HarnessError("no stack") }
+        try s.click(MouseButton.left, on: "bell")
+        #expect(try s.nextChange()["text"]?.string == "4")
+        try s.moveAwayAndSync()
+        Glibc.kill(daemon, SIGCONT)
+        stopped = nil
+        let deadline = Deadline(seconds: 25)
+        var status = ""
+        while !deadline.hasPassed {
+            try s.app.writeLine("state")
+            status = try s.app.readEvent(named: "state", timeout: 5)["accessibility"]?["status"]?.string ?? ""
+            if status == "registered" { break }
+            _ = try? s.app.readEvent(named: "accessibility", timeout: 2)
+        }
+        #expect(status == "registered")
+        let reader = try stack.screenReader()
+        try reader.find()
+        #expect(try reader.action("click", at: [0, 0, 0]))
+        #expect(try s.nextChange()["text"]?.string == "5")
+    }
+}
