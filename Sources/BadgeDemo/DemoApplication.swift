@@ -168,7 +168,7 @@ final class DemoApplication {
     }
 
     /// The dock badge, on the host's session bus, which it connects once the first frame is on its
-    /// way (connecting and loading libdbus never delay the frame).
+    /// way (connecting never delays the frame).
     private func startDock(_ host: ToolbarHost) {
         guard dock == nil, let bus = host.sessionBus else { return }
         let dock = LauncherEntry(bus: bus, desktopFileID: identity.desktopFileID)
