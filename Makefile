@@ -61,9 +61,11 @@ release-link:
 release: deps release-link
 	$(SWIFT) build $(RELEASE_FLAGS) --product badge-demo
 
-# Starts the demo on $DISPLAY; with no display, renders the window offscreen instead.
-run: release
-	@if [ -n "$$DISPLAY" ]; then exec $(DEMO); \
+# Starts the demo on $DISPLAY; with no display, renders the window offscreen instead. The
+# catalogues compiled by `make locale` are used, so the demo speaks the user's language uninstalled.
+run: release locale
+	@export BADGEKIT_LOCALEDIR=$(CURDIR)/$(LOCALE_DIR); \
+	if [ -n "$$DISPLAY" ]; then exec $(DEMO); \
 	else $(DEMO) --screenshot badge-demo.png && \
 	  echo "No DISPLAY: rendered the window offscreen to $$(pwd)/badge-demo.png"; \
 	  echo "To run it interactively, start an X session (or: Xvfb :5 & DISPLAY=:5 $(DEMO)) and run 'make run' there."; fi

@@ -7,6 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-.build/docs}"
 modules=(BadgeCore BadgeDrawing BadgeX11)
+# dump-symbol-graph reads every module of the package, test modules included: build them first,
+# so that it works from a fresh clone too.
+swift build --build-tests >/dev/null
 swift package dump-symbol-graph --minimum-access-level public --skip-synthesized-members >/dev/null
 graphs="$(swift build --show-bin-path)/../$(uname -m)-unknown-linux-gnu/symbolgraph"
 [ -d "$graphs" ] || graphs=".build/$(uname -m)-unknown-linux-gnu/symbolgraph"

@@ -180,6 +180,6 @@ extension ToolbarHost {
 
 /// BadgeKit's version, as the accessibility bridge reports it (Application.Version).
 package enum BadgeKitVersion {
-    /// "0.2.0" (badge-demo's `--version` says it too).
+    /// "0.2.0" (applications may report it in their own `--version`).
     package static let string = "0.2.0"
 }
