@@ -51,6 +51,8 @@ let package = Package(
         // It rounds with Double's methods, which call libm: linked here so that a program using only
         // this product links without importing Glibc itself.
         .target(name: "BadgeCore", linkerSettings: [.linkedLibrary("m")]),
+        // The control protocol (command lines in, JSON events out): pure Swift, no C.
+        .target(name: "BadgeControl", dependencies: ["BadgeCore"]),
         // Drawing on any cairo context: badges, icons, toolbar; Pango for text, librsvg for icons.
         .target(
             name: "BadgeDrawing",
@@ -66,7 +68,7 @@ let package = Package(
         // channel, the dock badge and the exit statuses. The product keeps its name, badge-demo.
         .executableTarget(
             name: "BadgeDemo",
-            dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "CDBusProtocol", "CLinuxEvents"]
+            dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeX11", "CDBusProtocol", "CLinuxEvents"]
         ),
 
         // `make bench`: the README's figures (the bare C baseline is Benchmarks/peers/c-badge-toolbar.c).
@@ -75,19 +77,20 @@ let package = Package(
         .executableTarget(name: "badge-icon-masks", dependencies: ["BadgeDrawing", "BadgeResources"]),
 
         // Test support: private Xvfb servers, XTEST input, GetImage capture, child processes.
-        .target(name: "XvfbHarness", dependencies: ["BadgeCore", "BadgeX11", "CXCB", "CXCBTest", "CXCBDamage", "CXCBSync", "CDBus"]),
+        .target(name: "XvfbHarness", dependencies: ["BadgeCore", "BadgeControl", "BadgeX11", "CXCB", "CXCBTest", "CXCBDamage", "CXCBSync", "CDBus"]),
 
         // Test support shared by test targets: the trait that makes in-process cairo drawing take turns.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
+        .testTarget(name: "BadgeControlTests", dependencies: ["BadgeControl"]),
         .testTarget(
             name: "BadgeDrawingTests",
             dependencies: ["BadgeCore", "BadgeDrawing", "BadgeResources", "CCairo", "XvfbHarness", "TestSupport"],
             exclude: ["Golden"]
         ),
         .testTarget(name: "BadgeX11Tests", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "XvfbHarness", "TestSupport"]),
-        .testTarget(name: "BadgeDemoTests", dependencies: ["BadgeCore", "BadgeX11", "BadgeDemo"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeDrawing", "XvfbHarness"], exclude: ["Fixtures"]),
+        .testTarget(name: "BadgeDemoTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeX11", "BadgeDemo"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "XvfbHarness"], exclude: ["Fixtures"]),
     ]
 )

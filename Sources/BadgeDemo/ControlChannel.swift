@@ -1,6 +1,7 @@
 import BadgeCore
 import BadgeX11
 import Glibc
+import BadgeControl
 
 /// `--control`: commands read line by line from standard input, JSON events written to standard
 /// output without blocking (``EventOutput``).

@@ -1,5 +1,6 @@
 import BadgeCore
 import BadgeX11
+import BadgeControl
 
 /// The JSON events of the control channel, one object per line (see the README's table).
 enum ControlEvents {

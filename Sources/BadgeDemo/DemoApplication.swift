@@ -2,6 +2,7 @@ import BadgeCore
 import BadgeDrawing
 import BadgeX11
 import Glibc
+import BadgeControl
 
 /// The badge demo: a ``ToolbarHost`` in a top-level window, on an ``EventLoop`` with the control
 /// channel (`--control`) and the dock badge beside it. Everything else is the shell's.

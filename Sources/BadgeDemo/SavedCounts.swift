@@ -1,6 +1,7 @@
 import BadgeCore
 import BadgeX11
 import Glibc
+import BadgeControl
 
 /// The badges' contents kept across restarts and crashes, as iOS keeps app badges: a small JSON
 /// file (`--state FILE`, else `$XDG_STATE_HOME/badge-demo/state.json`, else

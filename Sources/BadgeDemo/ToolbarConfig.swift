@@ -1,5 +1,6 @@
 import BadgeCore
 import Glibc
+import BadgeControl
 
 /// The toolbar described by a JSON file (`badge-demo --config FILE`):
 ///

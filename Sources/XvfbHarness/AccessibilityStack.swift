@@ -1,5 +1,6 @@
 import BadgeCore
 import Glibc
+import BadgeControl
 
 /// A desktop's accessibility stack for one test: a session bus of its own, at-spi2-core's bus
 /// launcher on it (which starts the accessibility bus, and the registry daemon on first use), and

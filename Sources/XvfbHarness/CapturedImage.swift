@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeControl
 /// An 8-bit-per-channel colour.
 public struct RGB: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// Red, green and blue, 0...255.

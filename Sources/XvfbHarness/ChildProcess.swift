@@ -1,9 +1,10 @@
 import BadgeCore
 import CXCBTest
 import Glibc
+import BadgeControl
 
 /// How a child process ended.
-public enum ExitStatus: Equatable, Sendable, CustomStringConvertible {
+public enum ProcessTermination: Equatable, Sendable, CustomStringConvertible {
     /// Normal exit with this status code.
     case exited(Int32)
     /// Killed by this signal.
@@ -114,7 +115,7 @@ public final class ChildProcess {
     private var linesRead = 0
 
     /// The exit status once reaped.
-    public private(set) var exitStatus: ExitStatus?
+    public private(set) var exitStatus: ProcessTermination?
     /// Every JSON event read so far by `readEvent`, in order (consumed or not).
     package private(set) var allEvents: [JSONValue] = []
     /// Whether `allEvents` keeps every event read; turn off for long runs (soak tests) so the test's
@@ -453,13 +454,13 @@ public final class ChildProcess {
     /// Waits up to `timeout` seconds for the child to end; returns its status, or nil if it is
     /// still running. After the exit, stderr is read to end of file (bounded by a short deadline).
     @discardableResult
-    public func waitForExit(timeout: Double) -> ExitStatus? {
+    public func waitForExit(timeout: Double) -> ProcessTermination? {
         if let exitStatus { return exitStatus }
         let deadline = Deadline(seconds: timeout)
         while true {
             var status: Int32 = 0
             let rc = waitpid(pid, &status, WNOHANG)
-            if rc == pid, let decoded = ExitStatus(waitStatus: status) {
+            if rc == pid, let decoded = ProcessTermination(waitStatus: status) {
                 exitStatus = decoded
                 finishReadingStderr()
                 return decoded

@@ -2,6 +2,7 @@ import BadgeCore
 import Glibc
 import Testing
 import XvfbHarness
+import BadgeControl
 
 /// A node of the tree atspi-client.py writes, found by its child-index path.
 private func node(_ tree: JSONValue, _ path: [Int]) -> JSONValue? {

@@ -2,6 +2,7 @@ import BadgeCore
 import Glibc
 import Testing
 import XvfbHarness
+import BadgeControl
 
 /// One toolbar button as reported by the app's `state` event.
 struct ButtonState: Sendable {

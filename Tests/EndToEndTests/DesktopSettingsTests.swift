@@ -2,6 +2,7 @@ import BadgeCore
 import Glibc
 import Testing
 import XvfbHarness
+import BadgeControl
 
 /// Live desktop settings, from a real settings daemon (Debian's xsettingsd: edit its file, send it
 /// SIGHUP) and from `xrdb -merge`: the scale, the dark theme and reduced motion follow at once;

@@ -2,6 +2,7 @@ import BadgeCore
 import Glibc
 import Testing
 import XvfbHarness
+import BadgeControl
 
 /// Tests of the harness itself, against /bin/sh and a plain X client of our own (no app needed).
 @Suite("Harness self-tests", .timeLimit(.minutes(1)))

@@ -17,7 +17,7 @@ struct InstallTests {
         return parts.joined(separator: "/")
     }
 
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: XvfbHarness.ExitStatus?, output: String) {
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: ProcessTermination?, output: String) {
         let child = try ChildProcess(executable: executable, arguments: arguments, stdin: .null)
         var lines: [String] = []
         while let line = try child.readLine(timeout: 60) { lines.append(line) }

@@ -2,6 +2,7 @@ import BadgeCore
 import Glibc
 import Testing
 import XvfbHarness
+import BadgeControl
 
 /// A script that stops reading the control channel's output must not freeze the window.
 @Suite("E2E: a stalled reader of the control channel", .timeLimit(.minutes(1)))

@@ -2,6 +2,7 @@ import BadgeCore
 import Glibc
 import Testing
 import XvfbHarness
+import BadgeControl
 
 /// Counts that survive restarts and crashes: a state file in the test's own XDG_STATE_HOME,
 /// written atomically and debounced, restored at start (flags win), and never a reason to fail.

@@ -2,6 +2,7 @@ import BadgeCore
 import Glibc
 import Testing
 import XvfbHarness
+import BadgeControl
 
 /// Logging out sends SIGTERM, Ctrl+C SIGINT: the app ends cleanly with status 0 (not 143 or 130),
 /// after the control events it has queued are delivered, also when the signal comes during start-up.

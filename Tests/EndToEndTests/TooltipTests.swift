@@ -2,6 +2,7 @@ import BadgeCore
 import Glibc
 import Testing
 import XvfbHarness
+import BadgeControl
 
 /// Tooltips: an override-redirect window with the hovered badge's accessible description.
 @Suite("E2E: tooltips", .timeLimit(.minutes(1)))

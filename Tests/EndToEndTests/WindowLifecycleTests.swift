@@ -76,7 +76,7 @@ struct WindowLifecycleTests {
     }
 
     /// Runs badge-demo without an X server; returns status, stdout and stderr.
-    static func runWithoutServer(_ arguments: [String], environment: ChildEnvironment) throws -> (XvfbHarness.ExitStatus?, String, String) {
+    static func runWithoutServer(_ arguments: [String], environment: ChildEnvironment) throws -> (ProcessTermination?, String, String) {
         let app = try ChildProcess(executable: BuiltProducts.executable(named: "badge-demo"), arguments: arguments,
                                    environment: environment, stdin: .null)
         var out: [String] = []

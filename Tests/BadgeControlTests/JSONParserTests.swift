@@ -1,4 +1,4 @@
-import BadgeCore
+import BadgeControl
 import Testing
 
 @Suite struct JSONParserTests {
