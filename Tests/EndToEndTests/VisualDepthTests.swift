@@ -94,6 +94,30 @@ struct VisualDepthTests {
                      images: images, test: tag)
     }
 
+    /// Hovers the mail button until its tooltip shows, and captures the tooltip window.
+    static func tooltip(of s: DemoSession) throws -> CapturedImage {
+        try s.moveAwayAndSync()
+        try s.x.move(toRoot: s.rootCenter(of: s.state().button("mail").button))
+        let event = try s.app.readEvent(named: "tooltip", timeout: 5) { $0["visible"]?.bool == true }
+        let window = UInt32(try #require(event["tooltip"]?["window"]?.int))
+        try s.sync()
+        #expect(try s.x.geometry(ofWindow: window).depth == s.x.geometry(ofWindow: s.window).depth)
+        return try s.x.capture(window: window)
+    }
+
+    @Test("The tooltip window matches a depth-24 screen's within the channel's quantization", arguments: screens)
+    func tooltipMatchesDepth24(screen: Screen) throws {
+        let expected = try Self.tooltip(of: DemoSession("visual-tooltip-reference"))
+        let tag = "visual-tooltip-depth\(screen.depth)" + screen.serverArguments.joined()
+        let live = try Self.tooltip(of: DemoSession(tag, depth: screen.depth, serverArguments: screen.serverArguments))
+        #expect(live.width == expected.width && live.height == expected.height)
+        guard live.width == expected.width && live.height == expected.height else { return }
+        let differing = live.differingPixels(from: expected, tolerance: screen.tolerance)
+        expectPixels(differing * 1000 <= live.pixels.count,
+                     "\(differing) of \(live.pixels.count) tooltip pixels are more than \(screen.tolerance) off the depth-24 rendering",
+                     images: ["live": live, "depth24": expected], test: tag)
+    }
+
     @Test("A depth-8 screen (no TrueColor visual of depth 15 or more): exit 4 with one line saying so, no window")
     func depth8ExitsClearly() throws {
         let server = try XvfbServer.start(depth: 8)
