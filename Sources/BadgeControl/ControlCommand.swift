@@ -9,7 +9,7 @@ package enum ControlCommand: Hashable, Sendable {
     case increment(id: String, by: Int)
     /// Lower a count by a step (default 1), never below 0.
     case decrement(id: String, by: Int)
-    /// Show text; empty text removes the badge.
+    /// Show text (capped to ``TextBounds/maximumBadgeTextBytes`` bytes); empty text removes the badge.
     case text(id: String, text: String)
     /// Show a dot, optionally blinking.
     case dot(id: String, blink: Bool)
@@ -45,7 +45,7 @@ package enum ControlCommand: Hashable, Sendable {
         case "text":
             let (id, text) = rest.splitFirstWord()
             guard !id.isEmpty else { return .failure(usage("text ID TEXT")) }
-            return .success(.text(id: id, text: text))
+            return .success(.text(id: id, text: TextBounds.badgeText(text)))
         case "dot":
             guard arguments.count == 1 || (arguments.count == 2 && arguments[1] == "blink") else {
                 return .failure(usage("dot ID [blink]"))

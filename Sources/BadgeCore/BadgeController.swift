@@ -64,7 +64,8 @@ public final class BadgeController {
     // MARK: Content
 
     /// The content; setting animates (appear / bounce + roll / disappear) from what is on screen now.
-    /// Stored normalised: negative counts become 0, empty or whitespace-only text becomes `.none`.
+    /// Stored normalised: negative counts become 0, empty or whitespace-only text becomes `.none`,
+    /// and text is capped to ``TextBounds/maximumBadgeTextBytes`` bytes (``TextBounds/badgeText(_:)``).
     /// Setting stops a blink.
     public var value: BadgeContent {
         get { content }
@@ -296,7 +297,10 @@ public final class BadgeController {
     private static func normalized(_ content: BadgeContent) -> BadgeContent {
         switch content {
         case .count(let value): return .count(Swift.max(value, 0))
-        case .text(let text): return BadgeFormat.cleaned(text).isEmpty ? .none : content
+        case .text(let text):
+            // Capped first: what follows (cleaning, formatting, measuring) then costs what a short text does.
+            let bounded = TextBounds.badgeText(text)
+            return BadgeFormat.cleaned(bounded).isEmpty ? .none : .text(bounded)
         case .none, .dot: return content
         }
     }

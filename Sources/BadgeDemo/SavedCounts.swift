@@ -77,7 +77,8 @@ final class SavedCounts {
                 contents[id] = .count(count)
             case "text":
                 guard let text = entry["text"]?.string else { continue }
-                contents[id] = .text(text)
+                // Capped as the badge stores it, so nothing after this line sees more.
+                contents[id] = .text(TextBounds.badgeText(text))
             case "dot": contents[id] = .dot
             case "none": contents[id] = BadgeContent.none
             default: continue

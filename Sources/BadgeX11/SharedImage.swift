@@ -18,12 +18,15 @@ package final class SharedImage {
     /// Uploads the server has not finished reading.
     package private(set) var uploadsInFlight = 0
     private let x: XConnection
+    private let depth: UInt8
     private let address: UnsafeMutableRawPointer
 
     /// A `width` × `height` ARGB32 buffer attached to the server, or nil when shared memory cannot
-    /// be used (no MIT-SHM, a remote server, no segment): the caller falls back to PutImage.
+    /// be used (no MIT-SHM, a remote server, no segment, a window visual that does not take cairo's
+    /// pixels unchanged): the caller falls back to PutImage.
     package init?(connection x: XConnection, width: Int, height: Int) {
-        guard x.sharedMemoryCompletionEvent != nil, width > 0, height > 0 else { return nil }
+        guard x.sharedMemoryCompletionEvent != nil, let visual = try? x.windowVisual(), visual.format.matchesCairo,
+              width > 0, height > 0 else { return nil }
         let stride = width * 4
         let id = shmget(IPC_PRIVATE, stride * height, IPC_CREAT | 0o600)
         guard id >= 0 else { return nil }
@@ -43,6 +46,7 @@ package final class SharedImage {
             return nil
         }
         self.x = x
+        depth = visual.depth
         self.address = address
         self.segment = segment
         self.image = image
@@ -60,7 +64,7 @@ package final class SharedImage {
         guard !visible.isEmpty else { return }
         xcb_shm_put_image(x.handle, window, gc, UInt16(image.width), UInt16(image.height),
                           UInt16(visible.x), UInt16(visible.y), UInt16(visible.width), UInt16(visible.height),
-                          Int16(visible.x), Int16(visible.y), x.rootDepth, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), 1, segment, 0)
+                          Int16(visible.x), Int16(visible.y), depth, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), 1, segment, 0)
         uploadsInFlight += 1
     }
 

@@ -16,6 +16,7 @@ package final class TooltipWindow {
     package private(set) var frame = PixelRect(x: 0, y: 0, width: 1, height: 1)
 
     private let x: XConnection
+    private let visual: WindowVisual
     private let gc: xcb_gcontext_t
     private var image: ImageSurface?
 
@@ -24,6 +25,7 @@ package final class TooltipWindow {
     /// appended to the instance name.
     package init(connection x: XConnection, atoms: Atoms, identity: ApplicationIdentity) throws(X11Error) {
         self.x = x
+        visual = try x.windowVisual()
         // Value list in ascending mask-bit order: back pixmap (None), override-redirect, save-under, event mask.
         let values: [UInt32] = [UInt32(XCB_BACK_PIXMAP_NONE.rawValue), 1, 1, XCB_EVENT_MASK_EXPOSURE.rawValue]
         let mask = XCB_CW_BACK_PIXMAP.rawValue | XCB_CW_OVERRIDE_REDIRECT.rawValue | XCB_CW_SAVE_UNDER.rawValue
@@ -73,6 +75,6 @@ package final class TooltipWindow {
     /// Copies the tooltip's image to its window (after showing it, and on Expose).
     package func present() {
         guard text != nil, let image else { return }
-        ImageUpload.put(image, x: x, window: window, gc: gc, rect: PixelRect(x: 0, y: 0, width: image.width, height: image.height))
+        ImageUpload.put(image, x: x, visual: visual, window: window, gc: gc, rect: PixelRect(x: 0, y: 0, width: image.width, height: image.height))
     }
 }

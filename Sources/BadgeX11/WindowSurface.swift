@@ -27,6 +27,7 @@ package final class WindowSurface {
     /// The largest side of the back buffer, in device pixels.
     private let bufferLimit: Int
     private let x: XConnection
+    private let visual: WindowVisual
     private let gc: xcb_gcontext_t
 
     /// The events a toolbar or application window listens to.
@@ -38,10 +39,13 @@ package final class WindowSurface {
         | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
 
     /// Creates (but does not map) a window of `width` × `height` device pixels at (`x`, `y`) in
-    /// `parent` (nil: a top-level window). Throws ``X11Error/noSuchWindow(_:)`` for a missing parent.
+    /// `parent` (nil: a top-level window), in the connection's ``XConnection/windowVisual()``.
+    /// Throws ``X11Error/noSuchWindow(_:)`` for a missing parent, and
+    /// ``X11Error/unavailable(_:reason:)`` for a screen with no visual to draw in.
     package init(connection x: XConnection, parent: xcb_window_t? = nil, x originX: Int = 0, y originY: Int = 0,
                  width: Int, height: Int, what: String) throws(X11Error) {
         self.x = x
+        visual = try x.windowVisual()
         self.width = max(width, 1)
         self.height = max(height, 1)
         // The buffer first: a throwing initializer that has created the window would leak it (no deinit).
@@ -113,7 +117,7 @@ package final class WindowSurface {
         if let shared {
             shared.put(to: window, gc: gc, rect: rect)
         } else {
-            ImageUpload.put(backBuffer, x: x, window: window, gc: gc, rect: rect)
+            ImageUpload.put(backBuffer, x: x, visual: visual, window: window, gc: gc, rect: rect)
         }
     }
 

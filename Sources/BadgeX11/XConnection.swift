@@ -25,6 +25,10 @@ public final class XConnection {
     package let imageByteOrderIsLSB: Bool
     /// Bits per pixel of images at the root depth.
     package let bitsPerPixel: Int
+    /// The visual windows are created with (see ``WindowVisual``), or why the screen has none.
+    private let visualChoice: Result<WindowVisual, X11Error>
+    /// The colormap of a visual that is not the default one, made with the first window.
+    private var visualColormap: xcb_colormap_t?
     /// The largest request the server accepts, in bytes.
     package let maximumRequestBytes: Int
 
@@ -71,10 +75,41 @@ public final class XConnection {
             xcb_format_next(&formats)
         }
         bitsPerPixel = bpp
+        visualChoice = Self.chooseVisual(setup: setup, screen: screen)
         maximumRequestBytes = Int(xcb_get_maximum_request_length(connection)) * 4
     }
 
     deinit { xcb_disconnect(handle) }
+
+    /// The visual the shell's windows use, by ``WindowVisual``'s policy. Throws
+    /// ``X11Error/unavailable(_:reason:)`` naming what the screen offers when none can be drawn in
+    /// (a depth-8 screen with only colour-mapped visuals): the connection itself stays usable.
+    package func windowVisual() throws(X11Error) -> WindowVisual {
+        try visualChoice.get()
+    }
+
+    private static func chooseVisual(setup: UnsafePointer<xcb_setup_t>, screen: UnsafeMutablePointer<xcb_screen_t>)
+        -> Result<WindowVisual, X11Error> {
+        var formats: [(depth: Int, bitsPerPixel: Int, scanlinePad: Int)] = []
+        var formatIterator = xcb_setup_pixmap_formats_iterator(setup)
+        while formatIterator.rem > 0, let format = formatIterator.data {
+            formats.append((Int(format.pointee.depth), Int(format.pointee.bits_per_pixel), Int(format.pointee.scanline_pad)))
+            xcb_format_next(&formatIterator)
+        }
+        var visuals: [VisualDescription] = []
+        var depths = xcb_screen_allowed_depths_iterator(screen)
+        while depths.rem > 0, let depth = depths.data {
+            var visualIterator = xcb_depth_visuals_iterator(depth)
+            while visualIterator.rem > 0, let v = visualIterator.data {
+                visuals.append(VisualDescription(id: v.pointee.visual_id, visualClass: v.pointee._class, depth: Int(depth.pointee.depth),
+                                                 redMask: v.pointee.red_mask, greenMask: v.pointee.green_mask, blueMask: v.pointee.blue_mask))
+                xcb_visualtype_next(&visualIterator)
+            }
+            xcb_depth_next(&depths)
+        }
+        return WindowVisual.choose(rootVisual: screen.pointee.root_visual, visuals: visuals, pixmapFormats: formats,
+                                   leastSignificantByteFirst: setup.pointee.image_byte_order == UInt8(XCB_IMAGE_ORDER_LSB_FIRST.rawValue))
+    }
 
     /// Calls `body` with the raw `xcb_connection_t`, valid only during the call: for requests of
     /// your own on this connection. Do not keep the pointer or disconnect it.
@@ -171,17 +206,25 @@ public final class XConnection {
         }
     }
 
-    /// Creates an input-output window at (`x`, `y`) of `parent` (the root when nil), checked: throws
-    /// ``X11Error/noSuchWindow(_:)`` when the parent does not exist, and
+    /// Creates an input-output window at (`x`, `y`) of `parent` (the root when nil) in
+    /// ``windowVisual()``, checked: throws ``X11Error/unavailable(_:reason:)`` when the screen has
+    /// no usable visual, ``X11Error/noSuchWindow(_:)`` when the parent does not exist, and
     /// ``X11Error/requestRefused(request:error:)`` naming `what` for any other refusal.
-    /// `values` follow `mask`'s bit order.
+    /// `values` follow `mask`'s bit order. A visual other than the default one gets its colormap
+    /// and a border pixel added (a window cannot copy them from a parent of another visual).
     package func createWindow(_ what: String, parent: xcb_window_t? = nil, x: Int = 0, y: Int = 0, width: Int, height: Int,
                               mask: UInt32, values: [UInt32]) throws(X11Error) -> xcb_window_t {
+        let visual = try windowVisual()
+        var mask = mask, values = values
+        if visual.needsColormap {
+            let colormap = try colormap(for: visual)
+            (mask, values) = Self.adding([(XCB_CW_BORDER_PIXEL.rawValue, 0), (XCB_CW_COLORMAP.rawValue, colormap)], to: mask, values)
+        }
         let window = generateID()
-        let cookie = xcb_create_window_checked(handle, rootDepth, window, parent ?? root,
+        let cookie = xcb_create_window_checked(handle, visual.depth, window, parent ?? root,
                                                Int16(clamping: x), Int16(clamping: y),
                                                UInt16(clamping: max(width, 1)), UInt16(clamping: max(height, 1)), 0,
-                                               UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), rootVisual, mask, values)
+                                               UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), visual.id, mask, values)
         if let error = xcb_request_check(handle, cookie) {
             let code = error.pointee.error_code
             free(error)
@@ -190,6 +233,35 @@ public final class XConnection {
         }
         if let failure { throw failure }
         return window
+    }
+
+    /// The colormap for windows of `visual`, created (checked) the first time.
+    private func colormap(for visual: WindowVisual) throws(X11Error) -> xcb_colormap_t {
+        if let visualColormap { return visualColormap }
+        let colormap = generateID()
+        let cookie = xcb_create_colormap_checked(handle, UInt8(XCB_COLORMAP_ALLOC_NONE.rawValue), colormap, root, visual.id)
+        if let error = xcb_request_check(handle, cookie) {
+            let code = error.pointee.error_code
+            free(error)
+            throw .requestRefused(request: "create a colormap for visual 0x\(String(visual.id, radix: 16))",
+                                  error: XErrorDescription.errorName(code))
+        }
+        visualColormap = colormap
+        return colormap
+    }
+
+    /// A CreateWindow value list with `extra` (mask bit, value) pairs merged in, in ascending bit
+    /// order as the protocol wants; a bit already in `mask` keeps the caller's value.
+    static func adding(_ extra: [(bit: UInt32, value: UInt32)], to mask: UInt32, _ values: [UInt32]) -> (UInt32, [UInt32]) {
+        var pairs: [(bit: UInt32, value: UInt32)] = []
+        var remaining = values[...]
+        for shift in 0..<UInt32.bitWidth where mask & (1 << UInt32(shift)) != 0 {
+            guard let value = remaining.popFirst() else { break }
+            pairs.append((1 << UInt32(shift), value))
+        }
+        for pair in extra where mask & pair.bit == 0 { pairs.append(pair) }
+        pairs.sort { $0.bit < $1.bit }
+        return (pairs.reduce(0) { $0 | $1.bit }, pairs.map(\.value))
     }
 
     /// Creates a graphics context for PutImage into `drawable` (no GraphicsExpose events).
@@ -201,11 +273,11 @@ public final class XConnection {
     }
 
     /// MIT-SHM on this connection: its completion event code, or nil when window updates go over
-    /// the socket (no extension, pixels that are not 32-bit native words, or `BADGEKIT_SHM=0`).
-    /// Asked of the server once, the first time a window buffer is made.
+    /// the socket (no extension, a window visual that does not take cairo's pixels unchanged, or
+    /// `BADGEKIT_SHM=0`). Asked of the server once, the first time a window buffer is made.
     package lazy var sharedMemoryCompletionEvent: UInt8? = {
         if let setting = getenv("BADGEKIT_SHM"), String(cString: setting) == "0" { return nil }
-        guard bitsPerPixel == 32, imageByteOrderIsLSB == (UInt32(1).littleEndian == 1) else { return nil }
+        guard let visual = try? visualChoice.get(), visual.format.matchesCairo else { return nil }
         let name = "MIT-SHM"
         guard let query = xcb_query_extension_reply(handle, xcb_query_extension(handle, UInt16(name.utf8.count), name), nil) else {
             return nil

@@ -9,7 +9,7 @@ public final class XvfbServer {
     public let display: String
     /// Screen size in pixels.
     public let width: Int, height: Int
-    /// Screen depth (24 or 16, for example).
+    /// Screen depth (8, 15, 16, 24 or 30).
     public let depth: Int
     /// Path of the server's stderr log (removed on deinit unless the server failed).
     public let logPath: String
@@ -19,11 +19,14 @@ public final class XvfbServer {
     public var pid: pid_t { process.pid }
 
     /// Starts a server and waits (poll with deadline `timeout`) until it reports its display number.
-    public static func start(width: Int = 640, height: Int = 480, depth: Int = 24, timeout: Double = 10) throws -> XvfbServer {
-        try XvfbServer(width: width, height: height, depth: depth, timeout: timeout)
+    /// `extraArguments` go after the screen's, e.g. `["-cc", "5"]` for a DirectColor default visual
+    /// (a screen whose default visual cannot be drawn in directly).
+    public static func start(width: Int = 640, height: Int = 480, depth: Int = 24, extraArguments: [String] = [],
+                             timeout: Double = 10) throws -> XvfbServer {
+        try XvfbServer(width: width, height: height, depth: depth, extraArguments: extraArguments, timeout: timeout)
     }
 
-    private init(width: Int, height: Int, depth: Int, timeout: Double) throws {
+    private init(width: Int, height: Int, depth: Int, extraArguments: [String], timeout: Double) throws {
         guard findOnPath("Xvfb") != nil else {
             throw HarnessError("Xvfb is not installed or not on PATH: run `apt-get install xvfb`")
         }
@@ -42,7 +45,7 @@ public final class XvfbServer {
             process = try ChildProcess(
                 executable: "Xvfb",
                 arguments: ["-displayfd", "\(childFD)", "-screen", "0", "\(width)x\(height)x\(depth)",
-                            "-nolisten", "tcp", "-noreset"],
+                            "-nolisten", "tcp", "-noreset"] + extraArguments,
                 stdin: .null, stdout: .null, stderr: .file(logPath),
                 extraDescriptors: [childFD: writeEnd])
         }

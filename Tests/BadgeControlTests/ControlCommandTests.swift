@@ -31,6 +31,21 @@ import Testing
         }
     }
 
+    @Test("`text` keeps at most TextBounds.maximumBadgeTextBytes bytes of a long line, whole clusters")
+    func textIsCapped() throws {
+        let marks = "a" + String(repeating: "\u{301}", count: 2_000)
+        guard case .text(_, let capped) = try ControlCommand.parse("text mail " + marks).get() else {
+            Issue.record("not a text command")
+            return
+        }
+        #expect(capped == TextBounds.badgeText(marks) && capped.utf8.count <= TextBounds.maximumBadgeTextBytes)
+        guard case .text(_, let plain) = try ControlCommand.parse("text mail " + String(repeating: "ab", count: 2_000)).get() else {
+            Issue.record("not a text command")
+            return
+        }
+        #expect(plain.utf8.count == TextBounds.maximumBadgeTextBytes)
+    }
+
     @Test func outOfRangeNumbersSaySo() {
         guard case .failure(let error) = ControlCommand.parse("set bell 99999999999999999999") else {
             Issue.record("accepted")

@@ -163,8 +163,11 @@ import Testing
         let long = String(repeating: "x", count: 10_000)
         let h = Harness(content: .text(long))
         let p = h.controller.presentation()
-        #expect(p.frame == Rect(x: 0, y: 1, width: 70_010, height: 18))
-        #expect(p.runs == [BadgeTextRun(text: long, width: 70_000)])
+        // Stored and shown capped to TextBounds.maximumBadgeTextBytes (one byte per "x").
+        let kept = String(repeating: "x", count: TextBounds.maximumBadgeTextBytes)
+        let width = 7 * Double(TextBounds.maximumBadgeTextBytes)
+        #expect(p.frame == Rect(x: 0, y: 1, width: width + 10, height: 18))
+        #expect(p.runs == [BadgeTextRun(text: kept, width: width)])
         h.controller.setText("\u{301}")
         h.clock.advance(by: 1)
         #expect(h.controller.presentation().frame == Rect(x: 123, y: 1, width: 18, height: 18))

@@ -24,6 +24,20 @@ import Testing
         #expect(layouts.cachedCount == 1)
     }
 
+    @Test("Pango is handed the capped text: 100,000 combining marks shape as their first bytes do")
+    func longTextIsCappedBeforeShaping() throws {
+        let layouts = try TextLayouts()
+        let marks = "a" + String(repeating: "\u{301}", count: 100_000)
+        let capped = TextBounds.shapedText(marks)
+        #expect(capped.utf8.count <= TextBounds.maximumShapedBytes)
+        let size = layouts.size(of: marks, font: font)
+        #expect(layouts.size(of: capped, font: font) == size)
+        #expect(layouts.cachedCount == 1, "the long text and its capped form should be one shaped entry")
+        let plain = String(repeating: "ab", count: 50_000)
+        #expect(layouts.extents(of: plain, font: font) == layouts.extents(of: TextBounds.shapedText(plain), font: font))
+        #expect(layouts.cachedCount == 2)
+    }
+
     @Test func digitsAreCentredByInk() throws {
         let layouts = try TextLayouts()
         let one = layouts.extents(of: "1", font: font)
