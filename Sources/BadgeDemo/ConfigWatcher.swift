@@ -4,17 +4,33 @@ import Glibc
 
 /// Where the demo's config file is, and its changes as they happen: without `--config`, the first
 /// `badge-demo/config.json` of `$XDG_CONFIG_HOME` (default `~/.config`) and then `$XDG_CONFIG_DIRS`
-/// (default `/etc/xdg`), as dunst and alacritty look; an inotify watch on the folder catches
-/// editors that write a temporary file and rename it over the old one, and a file that appears,
-/// changes, vanishes or turns into a folder. Not Sendable: event-loop thread only.
+/// (default `/etc/xdg`), as dunst and alacritty look.
+///
+/// One inotify descriptor watches folders, never the file itself, so that an editor that writes a
+/// temporary file and renames it over the old one is seen as well as a write in place:
+/// - the file's folder, for the file's name;
+/// - when the file is a symlink (stow, home-manager, chezmoi), the folder of every link on the way
+///   and of the final target, for their names, so an edit of the target in the dotfiles folder is
+///   seen, and a link pointed elsewhere is followed;
+/// - for a folder on those paths that does not exist (yet, or any more), its nearest existing
+///   parent, for the name of the next folder down, until it appears.
+/// The watches are worked out again after every event that concerns them. Nothing else wakes the
+/// loop: with no change there is no wakeup. Not Sendable: event-loop thread only.
 final class ConfigWatcher {
     /// The file read (it may not exist yet).
     let path: String
-    private let folder: String
-    private let name: String
     private var descriptor: Int32 = -1
-    /// Called when the file may have changed (a rename, write, creation or removal of it).
+    /// What each watch is for: the names in its folder that matter.
+    private var watches: [Int32: Set<String>] = [:]
+    /// Called when the file may have changed (a rename, write, creation or removal of it, of a link
+    /// to it, or of a folder on its way).
     var onChange: (() -> Void)?
+
+    /// Events on a folder that holds the file or a link to it.
+    private static let fileMask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB
+                                         | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+    /// Events on the nearest existing parent of a missing folder: the next folder down appearing.
+    private static let parentMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
     /// The config file for these options and environment: `--config`, else the first existing XDG
     /// one, else the user's XDG one (watched for its creation); nil without any home.
@@ -32,51 +48,153 @@ final class ConfigWatcher {
         return candidates.first { access($0, F_OK) == 0 } ?? candidates.first
     }
 
-    /// Watches `path`'s folder (if it exists; a later `mkdir` of it is not followed).
+    /// Watches what `path` needs (see the type's description).
     init(path: String) {
         self.path = path
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        folder = parts.dropLast().joined(separator: "/").isEmpty ? "." : parts.dropLast().joined(separator: "/")
-        name = parts.last.map(String.init) ?? path
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB)
-        guard inotify_add_watch(fd, folder, mask) >= 0 else {
-            close(fd)
-            return
-        }
         descriptor = fd
+        _ = arm()
     }
 
     deinit { if descriptor >= 0 { close(descriptor) } }
 
-    /// True when the folder is watched.
-    var isWatching: Bool { descriptor >= 0 }
+    /// True when inotify works (the file's folder, or its nearest existing parent, is watched).
+    var isWatching: Bool { descriptor >= 0 && !watches.isEmpty }
+
+    /// The folders watched, for tests and diagnostics.
+    var watchedFolderCount: Int { watches.count }
 
     /// The loop source "config": reads the pending inotify events and calls ``onChange`` once when
-    /// one names the file.
+    /// one concerns the file.
     var source: EventLoop.Source {
         EventLoop.Source(name: "config", descriptor: { [weak self] in self.map { $0.descriptor >= 0 ? $0.descriptor : nil } ?? nil },
                          interest: { .readable }, handle: { [weak self] _ in self?.readEvents() })
     }
 
+    /// One folder to watch: the names in it that matter, and the events asked for.
+    struct Watch: Equatable {
+        /// The names whose events count.
+        var names: Set<String> = []
+        /// The inotify events asked for.
+        var mask: UInt32 = 0
+    }
+
+    /// The folders to watch now: see the type's description. A folder that is itself a symlink
+    /// (stow links whole folders) is also watched from its parent, so pointing it elsewhere counts.
+    static func plan(for path: String) -> [String: Watch] {
+        var plan: [String: Watch] = [:]
+        func add(_ folder: String, _ name: String, _ mask: UInt32) {
+            plan[folder, default: Watch()].names.insert(name)
+            plan[folder, default: Watch()].mask |= mask
+        }
+        for entry in linkChain(path) {
+            let (folder, name) = split(entry)
+            if isFolder(folder) {
+                add(folder, name, fileMask)
+                var info = stat()
+                if lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+                    let (parent, folderName) = split(folder)
+                    add(parent, folderName, fileMask)
+                }
+            } else if let (parent, next) = nearestExistingParent(of: folder) {
+                add(parent, next, parentMask)
+            }
+        }
+        return plan
+    }
+
+    /// `path`, then each symlink's target in turn (relative ones against the link's folder), up
+    /// to 16 links; the last entry is not a link (or does not exist).
+    static func linkChain(_ path: String) -> [String] {
+        var chain = [path]
+        var current = path
+        for _ in 0..<16 {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { break }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(current, &buffer, buffer.count - 1)
+            guard length > 0 else { break }
+            let target = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = target.hasPrefix("/") ? target : split(current).folder + "/" + target
+            guard !chain.contains(current) else { break }
+            chain.append(current)
+        }
+        return chain
+    }
+
+    /// The folder part and the last name of `path` ("." for a bare name).
+    private static func split(_ path: String) -> (folder: String, name: String) {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        let folder = parts.dropLast().joined(separator: "/")
+        let name = parts.last.map(String.init) ?? path
+        return (folder.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : folder, name)
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// The closest folder above `folder` that exists, and the name of the next one down, which
+    /// its watch waits for.
+    private static func nearestExistingParent(of folder: String) -> (String, String)? {
+        var missing = folder
+        while missing != "/" && missing != "." {
+            let (parent, name) = split(missing)
+            if isFolder(parent) { return (parent, name) }
+            missing = parent
+        }
+        return nil
+    }
+
+    /// Watches what the plan says now and drops the watches no longer needed; returns true when
+    /// the set of watched folders changed (a folder appeared or went, a link moved).
+    private func arm() -> Bool {
+        guard descriptor >= 0 else { return false }
+        var armed: [Int32: Set<String>] = [:]
+        for (folder, watch) in Self.plan(for: path) {
+            // Two paths to one folder share a watch: add to its mask rather than replace it.
+            let wd = inotify_add_watch(descriptor, folder, watch.mask | UInt32(IN_MASK_ADD))
+            guard wd >= 0 else { continue }
+            armed[wd, default: []].formUnion(watch.names)
+        }
+        for wd in watches.keys where armed[wd] == nil { inotify_rm_watch(descriptor, wd) }
+        let changed = Set(armed.keys) != Set(watches.keys)
+        watches = armed
+        return changed
+    }
+
     private func readEvents() {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        var touched = false
+        var touched = false, rearm = false
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
             var offset = 0
             let header = MemoryLayout<inotify_event>.size
             while offset + header <= count {
-                let length = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)) }
+                let (wd, mask, length) = buffer.withUnsafeBytes { raw in
+                    (raw.loadUnaligned(fromByteOffset: offset, as: Int32.self),
+                     raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
+                     Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)))
+                }
                 let nameStart = offset + header
                 let nameEnd = min(count, nameStart + length)
                 let eventName = String(decoding: buffer[nameStart..<nameEnd].prefix { $0 != 0 }, as: UTF8.self)
-                if eventName == name { touched = true }
                 offset = nameStart + length
+                guard let names = watches[wd] else { continue }  // a watch already dropped
+                if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
+                    rearm = true
+                } else if names.contains(eventName) {
+                    touched = true
+                    rearm = true
+                }
             }
         }
+        // A folder that appeared may already hold the file (`mkdir -p` then a copy, before the
+        // new watch existed): a changed set of watches counts as a change.
+        if rearm, arm() { touched = true }
         if touched { onChange?() }
     }
 }

@@ -53,19 +53,31 @@ final class DemoApplication {
         let environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }
         configPath = options.screenshotPath == nil || options.configPath != nil
             ? ConfigWatcher.path(options: options, environment: environment) : nil
+        var options = options
+        if options.rightToLeft == nil { options.rightToLeft = locale.direction == .rightToLeft }
         var loaded: ToolbarConfig?
+        var made: Toolbar?
         if let path = options.configPath {
-            loaded = try ToolbarConfig.load(path: path)
+            let config = try ToolbarConfig.load(path: path)
+            made = try DemoToolbar.make(config: Self.localized(config, bundled: false, locale: locale), configFile: path,
+                                        options: options, clock: clock, text: text, icons: icons)
+            loaded = config
         } else if let path = configPath, access(path, F_OK) == 0 {
+            // The whole file or nothing: an icon it names that cannot be used (missing, unknown, a
+            // FIFO, too large) is as bad as a syntax error, so the bundled toolbar shows, the
+            // warning names the file and field, and the file is applied once fixed.
             do {
-                loaded = try ToolbarConfig.load(path: path)
+                let config = try ToolbarConfig.load(path: path)
+                made = try DemoToolbar.make(config: Self.localized(config, bundled: false, locale: locale), configFile: path,
+                                            options: options, clock: clock, text: text, icons: icons)
+                loaded = config
+            } catch let error as DemoSetupError where !error.inConfigFile {
+                throw error
             } catch {
                 StandardError.write("badge-demo: \(error); using the bundled toolbar until it is fixed")
             }
         }
-        let config = Self.localized(loaded ?? DemoToolbar.defaultConfig, bundled: loaded == nil, locale: locale)
-        var options = options
-        if options.rightToLeft == nil { options.rightToLeft = locale.direction == .rightToLeft }
+        let config = loaded ?? DemoToolbar.defaultConfig
         // Where each setting comes from: a flag, then the config file, then the desktop (live).
         sources.scale = options.scale != nil ? "flag" : config.scale != nil ? "config" : "default"
         sources.theme = options.themeFromFlag ? "flag" : config.theme != nil ? "config" : "default"
@@ -74,8 +86,12 @@ final class DemoApplication {
         if !options.themeFromFlag, let theme = config.theme { options.theme = theme }
         self.options = options
         renderer = ToolbarRenderer(theme: options.theme, text: text, icons: icons)
-        toolbar = try DemoToolbar.make(config: config, configFile: options.configPath, options: options, clock: clock,
-                                       text: text, icons: icons)
+        if let made {
+            toolbar = made
+        } else {
+            toolbar = try DemoToolbar.make(config: Self.localized(config, bundled: true, locale: locale), configFile: nil,
+                                           options: options, clock: clock, text: text, icons: icons)
+        }
         let strings = locale.badgeStrings
         for button in toolbar.buttons { button.badge.strings = strings }
         // The counts of the last run, for the buttons that still exist; --count wins.

@@ -23,11 +23,12 @@ enum DemoToolbar {
 
     /// The toolbar for `config` with the options' counts and icon overrides, not yet laid out,
     /// its badges measuring text with `text`. Icons named by path are loaded into `icons` (under the
-    /// button's id). Throws a one-line message naming the file and field for an unusable icon or id.
+    /// button's id). Throws a one-line message naming the file and field for an unusable icon or id;
+    /// an icon that `config` names (not `--icon`) is marked ``DemoSetupError/inConfigFile``.
     static func make(config: ToolbarConfig, configFile: String?, options: DemoOptions, clock: any BadgeClock,
                             text: TextLayouts, icons: IconLibrary) throws(DemoSetupError) -> Toolbar {
         let filePrefix = configFile.map { "\($0): " } ?? ""
-        let bundled = Set(icons.names)
+        let bundled = Set(icons.names.filter { !$0.hasPrefix("file:") })
         for id in options.counts.keys.sorted() + options.icons.keys.sorted() where !config.buttons.contains(where: { $0.id == id }) {
             throw DemoSetupError("unknown button \"\(id.prefix(40))\"; buttons are \(config.buttons.map(\.id).joined(separator: ", "))")
         }
@@ -40,11 +41,16 @@ enum DemoToolbar {
                 try loadIcon(path, as: fileIconName, into: icons, context: "--icon \(spec.id)")
                 iconName = fileIconName
             } else if let path = spec.iconPath {
-                try loadIcon(path, as: fileIconName, into: icons, context: "\(filePrefix)buttons[\(index)].icon")
+                do {
+                    try loadIcon(path, as: fileIconName, into: icons, context: "\(filePrefix)buttons[\(index)].icon")
+                } catch {
+                    throw error.blamingConfigFile()
+                }
                 iconName = fileIconName
             } else if !bundled.contains(iconName) {
                 throw DemoSetupError("\(filePrefix)buttons[\(index)].icon: no bundled icon \"\(iconName.prefix(40))\"; "
-                    + "bundled icons are \(icons.names.joined(separator: ", ")), or give the path of an SVG file")
+                    + "bundled icons are \(bundled.sorted().joined(separator: ", ")), or give the path of an SVG file",
+                    inConfigFile: true)
             }
             let badge = BadgeController(accessibilityLabel: spec.label,
                                         content: options.counts[spec.id].map { .count($0) } ?? spec.content,
@@ -72,9 +78,18 @@ enum DemoToolbar {
 struct DemoSetupError: Error, CustomStringConvertible {
     /// The line.
     let message: String
+    /// True when the config file is at fault (an icon it names), not a flag: an XDG config file
+    /// then gives a warning and the bundled toolbar instead of an exit.
+    var inConfigFile = false
 
     /// Creates an error with its line.
-    init(_ message: String) { self.message = message }
+    init(_ message: String, inConfigFile: Bool = false) {
+        self.message = message
+        self.inConfigFile = inConfigFile
+    }
+
+    /// The same error, marked as the config file's.
+    func blamingConfigFile() -> DemoSetupError { DemoSetupError(message, inConfigFile: true) }
 
     /// The line.
     var description: String { message }

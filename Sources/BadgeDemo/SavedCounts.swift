@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeDrawing
 import BadgeX11
 import Glibc
 import BadgeControl
@@ -17,8 +18,8 @@ final class SavedCounts {
     let path: String
     /// How long after a change (at most) the file is written, in seconds.
     static let delay = 0.5
-    /// The largest state file read.
-    static let maximumFileSize = 64 * 1024
+    /// The largest state file read (the shared reader's cap for saved state).
+    static let maximumFileSize = BoundedFile.Kind.state.maximumBytes
 
     private let clock: any BadgeClock
     private var dueTime: Double?
@@ -45,7 +46,7 @@ final class SavedCounts {
     func load() -> [String: BadgeContent] {
         let bytes: [UInt8]
         do {
-            bytes = try SmallFile.read(path, limit: Self.maximumFileSize)
+            bytes = try BoundedFile.read(path, kind: .state)
         } catch {
             if !error.missing { warn("\(path): ignoring the saved counts (\(error))") }
             return [:]

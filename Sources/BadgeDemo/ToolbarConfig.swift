@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeDrawing
 import Glibc
 import BadgeControl
 
@@ -48,14 +49,11 @@ struct ToolbarConfig: Sendable {
         var description: String { message }
     }
 
-    /// The largest configuration file read, in bytes.
-    static let maximumFileSize = 1 << 20
-
-    /// Reads and checks the file at `path`.
+    /// Reads (through ``BoundedFile``, at most 1 MiB, a regular file only) and checks the file at `path`.
     static func load(path: String) throws(Error) -> ToolbarConfig {
         let bytes: [UInt8]
         do {
-            bytes = try SmallFile.read(path, limit: maximumFileSize)
+            bytes = try BoundedFile.read(path, kind: .config)
         } catch {
             throw Error(message: "\(path): \(error)")
         }

@@ -10,7 +10,13 @@ import CRsvg
 /// the sizes of the common scales (`make icon-masks`; a test checks they still match). Drawing a
 /// bundled icon at such a size therefore never loads librsvg's code, which keeps the demo's start-up
 /// fast and its memory small; any other size, and any `--icon ID=PATH` file, is rendered by librsvg.
-/// Each raster is made once per device size and cached. Not Sendable: one per event-loop thread.
+///
+/// What is kept is bounded: an icon file is read with ``BoundedFile`` (regular files only, at most
+/// 4 MiB, never blocking) and handed to librsvg as bytes (librsvg never opens a path, nor anything
+/// the SVG refers to); a document may declare at most ``maximumPixels`` pixels a side. The parsed
+/// document is dropped as soon as it has been drawn: the library keeps the SVG's bytes and the
+/// alpha masks at the sizes drawn (one byte a pixel), so a large SVG costs its bytes and its masks,
+/// not librsvg's tree, which can be a hundred times the file. Not Sendable: one per event-loop thread.
 public final class IconLibrary {
     private final class Icon {
         let handle: UnsafeMutableRawPointer
@@ -33,10 +39,14 @@ public final class IconLibrary {
         var pixels: Int
     }
 
-    /// Icons loaded from files, and bundled icons parsed on first need.
-    private var parsed: [String: Icon] = [:]
-    /// Names whose bundled SVG was replaced by a file: their prerendered masks no longer apply.
-    private var overridden: Set<String> = []
+    /// The largest side, in pixels, of an icon's declared (intrinsic) size and of a mask drawn.
+    public static let maximumPixels = 4096
+
+    /// The SVG bytes of the icons loaded from files (each at most the icon cap of ``BoundedFile``).
+    private var files: [String: [UInt8]] = [:]
+    /// A document parsed and checked by `loadIcon`, kept until its first mask is drawn so that a
+    /// start-up parses each file once; then dropped.
+    private var justLoaded: (name: String, icon: Icon)?
     private var rasters: [RasterKey: Raster] = [:]
     private var loadedLibrsvg: Librsvg?
 
@@ -52,21 +62,38 @@ public final class IconLibrary {
     public init() throws {}
 
     /// The names of the icons the library can draw.
-    public var names: [String] { Set(BundledIcons.names).union(parsed.keys).sorted() }
+    public var names: [String] { Set(BundledIcons.names).union(files.keys).sorted() }
 
-    /// Replaces (or adds) the icon `name` with the SVG file at `path`; throws naming the file if it is
-    /// missing or not a valid SVG, so the button is never blank.
+    /// Replaces (or adds) the icon `name` with the SVG file at `path`, read through ``BoundedFile``
+    /// (a regular file of at most 4 MiB; a FIFO, device or folder is refused without blocking).
+    /// Throws a one-line reason naming the file if it is missing, unreadable, too large, not a
+    /// valid SVG or larger than ``maximumPixels`` a side, so the button is never blank.
     public func loadIcon(named name: String, fromFile path: String) throws {
-        let lib = try librsvg()
-        var error: UnsafeMutablePointer<BadgeGError>?
-        guard let handle = lib.functions.new_from_file(path, &error) else {
-            throw DrawingError("cannot load icon \"\(name)\" from \(path): \(lib.consume(error))")
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.read(path, kind: .icon)
+        } catch {
+            throw DrawingError("cannot load the SVG icon \(path): \(error)")
         }
-        let icon = Icon(handle: handle, librsvg: lib)
-        try Self.validate(icon, source: path)
-        parsed[name] = icon
-        overridden.insert(name)
+        try loadIcon(named: name, svg: bytes, source: path)
+    }
+
+    /// Replaces (or adds) the icon `name` with the SVG document `svg` (at most the icon cap of
+    /// 4 MiB); `source` names it in errors. Throws as ``loadIcon(named:fromFile:)`` does.
+    public func loadIcon(named name: String, svg bytes: [UInt8], source: String) throws {
+        let cap = BoundedFile.Kind.icon
+        guard bytes.count <= cap.maximumBytes else {
+            throw DrawingError("cannot load the SVG icon \(source): larger than the \(cap.maximumDescription) allowed")
+        }
+        let icon: Icon
+        do {
+            icon = try Self.parse(bytes, librsvg: try librsvg())
+        } catch {
+            throw DrawingError("cannot load the SVG icon \(source): \(error)")
+        }
+        files[name] = bytes
         rasters = rasters.filter { $0.key.name != name }
+        justLoaded = (name, icon)
     }
 
     /// Draws icon `name` into `rect` (logical units) as a mask in `color`. The context is scaled by
@@ -90,9 +117,10 @@ public final class IconLibrary {
     /// Renders icon `name` with librsvg into a `pixels`-square alpha mask (row-major, one byte a
     /// pixel), bypassing the prerendered masks. Used to make and to check those masks.
     package func renderMaskWithLibrsvg(_ name: String, pixels: Int) throws -> [UInt8] {
-        guard pixels > 0, pixels <= 4096 else { throw DrawingError("icon size \(pixels) is out of range 1…4096") }
-        let icon = try handle(for: name)
-        let surface = try renderARGB(icon, pixels: pixels)
+        guard pixels > 0, pixels <= Self.maximumPixels else {
+            throw DrawingError("icon size \(pixels) is out of range 1…\(Self.maximumPixels)")
+        }
+        let surface = try renderARGB(name, pixels: pixels)
         defer { cairo_surface_destroy(surface) }
         guard let data = cairo_image_surface_get_data(surface) else { throw DrawingError("cairo returned no pixels") }
         let stride = Int(cairo_image_surface_get_stride(surface))
@@ -105,14 +133,20 @@ public final class IconLibrary {
         return mask
     }
 
+    /// The mask of icon `name` at `pixels` a side, made once: from the prerendered masks for an
+    /// untouched bundled icon, else rendered with librsvg and reduced to its alpha.
     private func raster(_ name: String, pixels: Int) -> Raster? {
         let key = RasterKey(name: name, pixels: pixels)
         if let cached = rasters[key] { return cached }
+        guard pixels <= Self.maximumPixels else { return nil }
         let made: Raster?
-        if !overridden.contains(name), let mask = BundledIcons.mask(name: name, pixels: pixels) {
+        if files[name] == nil, let mask = BundledIcons.mask(name: name, pixels: pixels) {
             made = Self.maskRaster(mask, pixels: pixels)
-        } else if let icon = try? handle(for: name), let surface = try? renderARGB(icon, pixels: pixels) {
-            made = Raster(surface: surface)
+        } else if let surface = try? renderARGB(name, pixels: pixels) {
+            made = Self.alphaRaster(of: surface, pixels: pixels)
+            cairo_surface_destroy(surface)
+            // A large document's tree was many small blocks, now freed: give their pages back.
+            if (files[name]?.count ?? 0) >= Self.trimThreshold { badge_release_freed_memory() }
         } else {
             made = nil
         }
@@ -120,15 +154,36 @@ public final class IconLibrary {
         return made
     }
 
-    private func handle(for name: String) throws -> Icon {
-        if let icon = parsed[name] { return icon }
-        guard let bytes = BundledIcons.svgData[name] else { throw DrawingError("there is no icon named \"\(name)\"") }
-        let icon = try Self.parse(bytes, source: "bundled icon \"\(name)\"", librsvg: try librsvg())
-        parsed[name] = icon
-        return icon
+    /// The SVG size from which dropping a parsed document is followed by `malloc_trim`.
+    private static let trimThreshold = 256 << 10
+
+    /// Renders icon `name` into a new ARGB surface of `pixels` a side. The document is parsed for
+    /// this drawing only (or is the one `loadIcon` just checked) and is dropped on return.
+    private func renderARGB(_ name: String, pixels: Int) throws -> OpaquePointer {
+        if let loaded = justLoaded, loaded.name == name {
+            justLoaded = nil
+            return try Self.render(loaded.icon, pixels: pixels)
+        }
+        guard let bytes = files[name] ?? BundledIcons.svgData[name] else {
+            throw DrawingError("there is no icon named \"\(name)\"")
+        }
+        return try Self.render(try Self.parse(bytes, librsvg: try librsvg()), pixels: pixels)
     }
 
-    private func renderARGB(_ icon: Icon, pixels: Int) throws -> OpaquePointer {
+    /// An A8 copy of the alpha of an ARGB surface: the mask kept, a quarter of the ARGB's size.
+    private static func alphaRaster(of surface: OpaquePointer, pixels: Int) -> Raster? {
+        guard let data = cairo_image_surface_get_data(surface) else { return nil }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        var mask = [UInt8](repeating: 0, count: pixels * pixels)
+        for y in 0..<pixels {
+            for x in 0..<pixels {
+                mask[y * pixels + x] = UnsafeRawPointer(data + y * stride + x * 4).load(fromByteOffset: 3, as: UInt8.self)
+            }
+        }
+        return maskRaster(mask, pixels: pixels)
+    }
+
+    private static func render(_ icon: Icon, pixels: Int) throws -> OpaquePointer {
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pixels), Int32(pixels)) else {
             throw DrawingError("cairo could not create a \(pixels)-pixel icon surface")
         }
@@ -168,31 +223,36 @@ public final class IconLibrary {
         return raster
     }
 
-    private static func parse(_ bytes: [UInt8], source: String, librsvg: Librsvg) throws -> Icon {
+    /// Parses an SVG document and checks it: its declared size is at most ``maximumPixels`` a
+    /// side, and it draws (once, off-screen at 16 pixels), so a file that parses but cannot be
+    /// drawn fails now. The reason is one line.
+    private static func parse(_ bytes: [UInt8], librsvg: Librsvg) throws -> Icon {
         var error: UnsafeMutablePointer<BadgeGError>?
         let handle = bytes.withUnsafeBufferPointer { buffer in
             librsvg.functions.new_from_data(buffer.baseAddress, buffer.count, &error)
         }
-        guard let handle else {
-            throw DrawingError("cannot load \(source): \(librsvg.consume(error))")
-        }
+        guard let handle else { throw DrawingError(oneLine(librsvg.consume(error))) }
         let icon = Icon(handle: handle, librsvg: librsvg)
-        try validate(icon, source: source)
+        var width = 0.0, height = 0.0
+        if let size = librsvg.functions.intrinsic_size_in_pixels, size(handle, &width, &height) != 0 {
+            let limit = Double(maximumPixels)
+            guard width.isFinite, height.isFinite, width <= limit, height <= limit else {
+                throw DrawingError("the document is \(describe(width))×\(describe(height)) pixels; an icon may be at most "
+                    + "\(maximumPixels)×\(maximumPixels) (set a smaller width and height, and a viewBox)")
+            }
+        }
+        let surface = try render(icon, pixels: 16)
+        cairo_surface_destroy(surface)
         return icon
     }
 
-    /// Renders the icon once off-screen so a file that parses but cannot be drawn fails now, by name.
-    private static func validate(_ icon: Icon, source: String) throws {
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 16, 16) else {
-            throw DrawingError("cannot check \(source): cairo could not create a surface")
-        }
-        defer { cairo_surface_destroy(surface) }
-        guard let cr = cairo_create(surface) else { throw DrawingError("cannot check \(source): no cairo context") }
-        defer { cairo_destroy(cr) }
-        var viewport = BadgeRsvgRectangle(x: 0, y: 0, width: 16, height: 16)
-        var error: UnsafeMutablePointer<BadgeGError>?
-        if icon.librsvg.functions.render_document(icon.handle, UnsafeMutableRawPointer(cr), &viewport, &error) == 0 {
-            throw DrawingError("cannot draw \(source): \(icon.librsvg.consume(error))")
-        }
+    private static func describe(_ pixels: Double) -> String {
+        pixels.isFinite && abs(pixels) < 1e15 ? String(Int(pixels.rounded())) : "\(pixels)"
+    }
+
+    /// librsvg's messages may span lines (XML errors): one line for the app's warnings.
+    private static func oneLine(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).map { $0.drop { $0 == " " || $0 == "\t" } }.joined(separator: " ")
+        return line.count > 200 ? line.prefix(200) + "…" : line
     }
 }

@@ -67,6 +67,54 @@ import Testing
         }
     }
 
+    @Test func aFIFOOrDeviceAsAnIconIsRefusedWithoutBlocking() throws {
+        let path = "/tmp/badgekit-icon-fifo-\(getpid()).svg"
+        unlink(path)
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        let icons = try IconLibrary()
+        for file in [path, "/dev/zero"] {
+            #expect {
+                try icons.loadIcon(named: "bell", fromFile: file)
+            } throws: { error in
+                "\(error)".contains(file) && "\(error)".contains("not a regular file")
+            }
+        }
+    }
+
+    @Test func anSVGDeclaringAnAbsurdSizeIsRefused() throws {
+        let icons = try IconLibrary()
+        let huge = Array("<svg xmlns='http://www.w3.org/2000/svg' width='100000' height='24'><rect width='24' height='24'/></svg>".utf8)
+        #expect {
+            try icons.loadIcon(named: "bell", svg: huge, source: "huge.svg")
+        } throws: { error in
+            "\(error)".contains("huge.svg") && "\(error)".contains("100000×24 pixels")
+        }
+        // At the cap it is fine, and drawn.
+        let large = Array("<svg xmlns='http://www.w3.org/2000/svg' width='4096' height='4096'><rect width='4096' height='4096'/></svg>".utf8)
+        try icons.loadIcon(named: "bell", svg: large, source: "large.svg")
+        let image = try ImageSurface(width: 24, height: 24)
+        try image.draw { context in
+            #expect(icons.draw("bell", in: Rect(x: 0, y: 0, width: 24, height: 24), color: .black, scale: 1, context: context))
+        }
+        #expect(image.pixel(x: 12, y: 12).alpha == 255)
+    }
+
+    @Test func aLoadedSVGIsDrawnAgainAtANewSizeFromItsBytes() throws {
+        // The parsed document is dropped after the first drawing: a second size parses the bytes again.
+        let icons = try IconLibrary()
+        let square = Array("<svg xmlns='http://www.w3.org/2000/svg' width='24' height='24'><rect x='6' y='6' width='12' height='12'/></svg>".utf8)
+        try icons.loadIcon(named: "mail", svg: square, source: "square.svg")
+        for pixels in [24, 48, 24] {
+            let image = try ImageSurface(width: pixels, height: pixels)
+            try image.draw { context in
+                let side = Double(pixels)
+                #expect(icons.draw("mail", in: Rect(x: 0, y: 0, width: side, height: side), color: .black, scale: 1, context: context))
+            }
+            #expect(image.pixel(x: pixels / 2, y: pixels / 2).alpha == 255 && image.pixel(x: 1, y: 1).alpha == 0, "at \(pixels) px")
+        }
+    }
+
     @Test func anSVGFileReplacesABundledIcon() throws {
         let path = try temporarySVG(named: "square",
                                     "<svg xmlns='http://www.w3.org/2000/svg' width='24' height='24'><rect width='24' height='24'/></svg>")

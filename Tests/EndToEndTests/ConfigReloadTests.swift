@@ -83,4 +83,117 @@ struct ConfigReloadTests {
         #expect(try s.state().buttons.map(\.id) == ["mail", "bell"], "a vanished file keeps the toolbar")
         #expect(s.app.waitForExit(timeout: 0) == nil)
     }
+
+    /// Writes `text` into the existing file in place (truncate and write, as `>` or an editor with
+    /// backupcopy does): the file keeps its inode.
+    static func writeInPlace(_ text: String, to file: String) {
+        let fd = open(file, O_WRONLY | O_TRUNC)
+        #expect(fd >= 0, "cannot open \(file)")
+        _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+    }
+
+    @Test("A config that is a symlink into a dotfiles folder: edits of the target (rename and in place) are applied; a re-pointed link is followed")
+    func symlinkedConfig() throws {
+        let (home, file) = try Self.folder("symlink")
+        let dotfiles = home + "/dotfiles"
+        #expect(mkdir(dotfiles, 0o700) == 0)
+        let target = dotfiles + "/badge-demo.json"
+        Self.save(Self.two, to: target)
+        #expect(symlink("../dotfiles/badge-demo.json", file) == 0, "a relative link, as stow makes")
+        let s = try DemoSession("config-symlink", environment: ["XDG_CONFIG_HOME": home])
+        #expect(try s.state().buttons.map(\.id) == ["mail", "bell"])
+        // An editor in the dotfiles folder: a temporary file renamed over the target.
+        Self.save(Self.three, to: target)
+        _ = try s.app.readEvent(named: "config", timeout: 5)
+        #expect(try s.state().buttons.map(\.id) == ["mail", "chat", "news"])
+        // A write in place of the target (the same inode).
+        Self.writeInPlace(Self.two, to: target)
+        _ = try s.app.readEvent(named: "config", timeout: 5)
+        #expect(try s.state().buttons.map(\.id) == ["mail", "bell"])
+        // The link pointed at another file (home-manager's switch): followed, and that file's edits too.
+        let other = dotfiles + "/other.json"
+        Self.save(Self.three, to: other)
+        #expect(symlink(other, file + ".new") == 0 && rename(file + ".new", file) == 0)
+        _ = try s.app.readEvent(named: "config", timeout: 5)
+        #expect(try s.state().buttons.map(\.id) == ["mail", "chat", "news"])
+        Self.writeInPlace(Self.two, to: other)
+        _ = try s.app.readEvent(named: "config", timeout: 5)
+        #expect(try s.state().buttons.map(\.id) == ["mail", "bell"])
+        // The old target no longer matters.
+        Self.save(Self.three, to: target)
+        try s.sync()
+        #expect(s.app.takePendingEvents(named: "config").isEmpty)
+        #expect(try s.state().buttons.map(\.id) == ["mail", "bell"])
+    }
+
+    @Test("A config folder created after start is watched from its parent, then read when the file appears")
+    func folderCreatedAfterStart() throws {
+        let home = try Artifacts.path(for: "config-late-\(getpid())")
+        removeTree(home)
+        #expect(mkdir(home, 0o700) == 0)
+        let s = try DemoSession("config-late", environment: ["XDG_CONFIG_HOME": home])
+        #expect(try s.state().buttons.map(\.id) == ["bell", "mail", "chat", "updates"])
+        #expect(mkdir(home + "/badge-demo", 0o700) == 0)
+        Self.save(Self.two, to: home + "/badge-demo/config.json")
+        _ = try s.app.readEvent(named: "config", timeout: 5)
+        #expect(try s.state().buttons.map(\.id) == ["mail", "bell"])
+        // And edits after that.
+        Self.save(Self.three, to: home + "/badge-demo/config.json")
+        _ = try s.app.readEvent(named: "config", timeout: 5) { $0["buttons"]?.array?.count == 3 }
+        #expect(try s.state().buttons.map(\.id) == ["mail", "chat", "news"])
+    }
+
+    @Test("XDG_CONFIG_HOME itself created after start, two levels down: still followed")
+    func configHomeCreatedAfterStart() throws {
+        let base = try Artifacts.path(for: "config-deep-\(getpid())")
+        removeTree(base)
+        #expect(mkdir(base, 0o700) == 0)
+        let home = base + "/a/b"
+        let s = try DemoSession("config-deep", environment: ["XDG_CONFIG_HOME": home])
+        #expect(mkdir(base + "/a", 0o700) == 0 && mkdir(home, 0o700) == 0 && mkdir(home + "/badge-demo", 0o700) == 0)
+        Self.save(Self.two, to: home + "/badge-demo/config.json")
+        _ = try s.app.readEvent(named: "config", timeout: 5) { $0["buttons"]?.array?.count == 2 }
+        #expect(try s.state().buttons.map(\.id) == ["mail", "bell"])
+    }
+
+    @Test("A config folder removed and made again is watched again")
+    func folderRemovedAndMadeAgain() throws {
+        let (home, file) = try Self.folder("remade")
+        Self.save(Self.two, to: file)
+        let s = try DemoSession("config-remade", environment: ["XDG_CONFIG_HOME": home])
+        #expect(try s.state().buttons.map(\.id) == ["mail", "bell"])
+        unlink(file)
+        #expect(rmdir(home + "/badge-demo") == 0)
+        try s.sync()
+        #expect(try s.state().buttons.map(\.id) == ["mail", "bell"], "a vanished folder keeps the toolbar")
+        #expect(mkdir(home + "/badge-demo", 0o700) == 0)
+        Self.save(Self.three, to: file)
+        _ = try s.app.readEvent(named: "config", timeout: 5) { $0["buttons"]?.array?.count == 3 }
+        #expect(try s.state().buttons.map(\.id) == ["mail", "chat", "news"])
+        // Edits in place in the new folder too.
+        Self.writeInPlace(Self.two, to: file)
+        _ = try s.app.readEvent(named: "config", timeout: 5) { $0["buttons"]?.array?.count == 2 }
+        #expect(try s.state().buttons.map(\.id) == ["mail", "bell"])
+    }
+
+    @Test("Nothing changing means no wakeups: idle with the config folder missing and with a symlinked config")
+    func idleWatchesCostNothing() throws {
+        let (home, file) = try Self.folder("idle")
+        let dotfiles = home + "/dotfiles"
+        #expect(mkdir(dotfiles, 0o700) == 0)
+        Self.save(Self.two, to: dotfiles + "/c.json")
+        #expect(symlink(dotfiles + "/c.json", file) == 0)
+        let missing = try Artifacts.path(for: "config-idle-missing-\(getpid())")
+        removeTree(missing)
+        for (name, xdg) in [("symlink", home), ("missing", missing + "/x/y")] {
+            let s = try DemoSession("config-idle-\(name)", environment: ["XDG_CONFIG_HOME": xdg])
+            try s.moveAwayAndSync()
+            #expect(try s.app.waitUntilSleeping(timeout: 2))
+            let ticks = try s.app.cpuTicks(), switches = try s.app.contextSwitches()
+            measureInterval(seconds: 1)
+            #expect(try s.app.contextSwitches() == switches, "\(name): the loop woke up while nothing changed")
+            #expect(try s.app.cpuTicks() == ticks, "\(name): CPU used while idle")
+        }
+    }
 }
