@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// One line of the control protocol that scripts use to drive badges (`badge-demo --control`).
 ///
 /// Grammar: `set ID N`, `inc ID [N]`, `dec ID [N]`, `text ID TEXT`, `dot ID [blink]`, `clear ID|all`,

@@ -1,4 +1,5 @@
 import BadgeControl
+import BadgeCore
 import Testing
 
 @Suite struct ControlCommandTests {
