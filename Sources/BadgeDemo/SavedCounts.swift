@@ -175,7 +175,7 @@ final class SavedCounts {
             busySince = nil
             let retry = backoff.failed()
             if retry.isFirst {
-                warn("\(path): cannot save the counts (\(error)); trying again every \(Int(RetryBackoff.first))–\(Int(RetryBackoff.longest)) s")
+                warn("\(path): cannot save the counts (\(error)); trying again in \(Int(retry.delay)) s, then less often (every \(Int(RetryBackoff.longest)) s at most)")
             }
             dueTime = now + retry.delay
         }
