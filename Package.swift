@@ -64,11 +64,14 @@ let package = Package(
             name: "BadgeX11",
             dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CXCBICCCM", "CXCBShm", "CXCBSync", "CCairo", "CXKBCommonX11", "CLinuxEvents", "CDBusProtocol", "CAtspi"]
         ),
+        // Blocks SIGTERM, SIGINT and SIGHUP in the demo's ELF pre-initializer, before any library's
+        // initializer or Swift code runs, so a signal at any moment after exec ends it cleanly.
+        .target(name: "CEarlySignals"),
         // The demo application on that shell: options, the demo toolbar and keys, the control
         // channel, the dock badge and the exit statuses. The product keeps its name, badge-demo.
         .executableTarget(
             name: "BadgeDemo",
-            dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeX11", "CDBusProtocol", "CLinuxEvents"]
+            dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeX11", "CDBusProtocol", "CLinuxEvents", "CEarlySignals"]
         ),
 
         // `make bench`: the README's figures (the bare C baseline is Benchmarks/peers/c-badge-toolbar.c).
@@ -90,7 +93,7 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "BadgeX11Tests", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "XvfbHarness", "TestSupport"]),
-        .testTarget(name: "BadgeDemoTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeX11", "BadgeDemo"]),
+        .testTarget(name: "BadgeDemoTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeX11", "BadgeDemo", "CEarlySignals"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "XvfbHarness"], exclude: ["Fixtures"]),
     ]
 )

@@ -100,7 +100,12 @@ final class DemoApplication {
             let saved = SavedCounts(path: path, clock: clock)
             saved.warn = { StandardError.write("badge-demo: \($0)") }
             let contents = saved.load()
-            for button in toolbar.buttons where options.counts[button.id] == nil {
+            for button in toolbar.buttons {
+                // A flag's count is shown, and saved as a change of this run.
+                guard options.counts[button.id] == nil else {
+                    saved.differs(button.id)
+                    continue
+                }
                 if let content = contents[button.id] {
                     button.badge.reducesMotion = true
                     button.badge.value = content
@@ -207,7 +212,7 @@ final class DemoApplication {
             }
         case .badgeChanged(let button, let cause):
             control?.emit(ControlEvents.change(button, cause: cause))
-            saved?.changed()
+            saved?.changed(button.id)
         case .tooltipChanged(let info):
             control?.emit(ControlEvents.tooltip(info))
         case .urgencyChanged(let on):

@@ -9,10 +9,19 @@ import BadgeControl
 /// `~/.local/state/badge-demo/state.json`; `--no-state` turns it off).
 ///
 /// Restored at start for the buttons that still exist (`--count` and the control channel win);
-/// written atomically, debounced to at most two writes a second, the final state within
-/// ``delay`` of the last change and on every clean exit. A file that cannot be read (missing,
-/// empty, truncated, binary, too large, unknown) gives a one-line warning and the defaults; a
-/// folder that cannot be written gives one warning and the app carries on. Not Sendable.
+/// written atomically (``AtomicFileWriter``), debounced to at most two writes a second, the final
+/// state within ``delay`` of the last change, and at every clean exit whenever what is shown
+/// differs from the file. A file that cannot be read (missing, empty, truncated, binary, too
+/// large, unknown) gives a one-line warning and the defaults.
+///
+/// A symlinked path is written through to its target; `/dev/null` (or a path leading to it)
+/// saves nothing; a folder, FIFO or other device is refused. A write that fails (a full disk, a
+/// folder that is a file) is tried again after 1 s, 2 s, 4 s … up to every 60 s until it works:
+/// one warning per streak of failures, and a line when saving works again.
+///
+/// Processes sharing the file take turns under an `flock` on `FILE.lock` and merge
+/// (``SavedCountsMerge``): each writes only the buttons it changed since its last save, so the
+/// change saved last wins per button and no one's counts are lost. Not Sendable.
 final class SavedCounts {
     /// The file.
     let path: String
@@ -21,10 +30,21 @@ final class SavedCounts {
     /// The largest state file read (the shared reader's cap for saved state).
     static let maximumFileSize = BoundedFile.Kind.state.maximumBytes
 
+    /// How long a write waits at exit for another process's turn with the file, in seconds.
+    static let exitLockWait = 2.0
+    /// How soon a write tries again when another process has the file's lock, in seconds.
+    static let busyRetry = 0.1
+    /// How long another process may keep the lock before it counts as a failure (warned), in seconds.
+    static let busyPatience = 5.0
+
     private let clock: any BadgeClock
     private var dueTime: Double?
     private var lastWrite: Double?
-    private var reportedWriteFailure = false
+    private var backoff = RetryBackoff()
+    /// When the lock was first found busy, in this run of busy attempts.
+    private var busySince: Double?
+    /// The buttons changed here since the last save: the ones this process writes (``SavedCountsMerge``).
+    private var changedButtons = Set<String>()
     /// Called with a one-line warning (the demo writes it to standard error).
     var warn: (String) -> Void = { _ in }
 
@@ -44,9 +64,11 @@ final class SavedCounts {
 
     /// The saved contents by button id; empty (after a warning) when the file cannot be used.
     func load() -> [String: BadgeContent] {
+        // `--state /dev/null`: nothing to read, and nothing to say about it.
+        if case .discard? = try? StateFileTarget.resolve(path) { return [:] }
         let bytes: [UInt8]
         do {
-            bytes = try BoundedFile.read(path, kind: .state)
+            bytes = try Self.readFile(path)
         } catch {
             if !error.missing { warn("\(path): ignoring the saved counts (\(error))") }
             return [:]
@@ -57,6 +79,11 @@ final class SavedCounts {
             warn("\(path): ignoring the saved counts (\(error))")
             return [:]
         }
+    }
+
+    /// The bytes of the state file at `path` (the one place this type reads a file).
+    private static func readFile(_ path: String) throws(BoundedFile.Failure) -> [UInt8] {
+        try BoundedFile.read(path, kind: .state)
     }
 
     /// Decodes `{"version": 1, "buttons": {"mail": {"kind": "count", "count": 12}, …}}`.
@@ -90,21 +117,34 @@ final class SavedCounts {
 
     /// The file's text for `toolbar`'s contents.
     static func encode(_ toolbar: Toolbar) -> [UInt8] {
-        let buttons: [(String, JSONValue)] = toolbar.buttons.map { button in
+        encode(toolbar.buttons.map { ($0.id, $0.badge.value) })
+    }
+
+    /// The file's text for these buttons' contents, in this order.
+    static func encode(_ contents: [(id: String, content: BadgeContent)]) -> [UInt8] {
+        let buttons: [(String, JSONValue)] = contents.map { id, value in
             let content: JSONValue
-            switch button.badge.value {
+            switch value {
             case .none: content = .object([("kind", .string("none"))])
             case .count(let count): content = .object([("kind", .string("count")), ("count", .int(count))])
             case .text(let text): content = .object([("kind", .string("text")), ("text", .string(text))])
             case .dot: content = .object([("kind", .string("dot"))])
             }
-            return (button.id, content)
+            return (id, content)
         }
         return Array((JSONValue.object([("version", .int(1)), ("buttons", .object(buttons))]).serialized + "\n").utf8)
     }
 
-    /// A badge changed: write within ``delay`` (and no sooner than ``delay`` after the last write).
-    func changed() {
+    /// The badge of button `id` differs from the file without a write being due yet (a `--count`
+    /// flag at start): written with the next save, or at exit.
+    func differs(_ id: String) {
+        changedButtons.insert(id)
+    }
+
+    /// The badge of button `id` changed (or, without one, the toolbar did): write within ``delay``
+    /// (and no sooner than ``delay`` after the last write; a retry after a failure keeps its time).
+    func changed(_ id: String? = nil) {
+        if let id { changedButtons.insert(id) }
         guard dueTime == nil else { return }
         let now = clock.now
         dueTime = max(now + 0.05, (lastWrite ?? -.infinity) + Self.delay)
@@ -113,17 +153,53 @@ final class SavedCounts {
     /// Seconds until the pending write is due, or nil.
     var timeUntilDue: Double? { dueTime.map { $0 - clock.now } }
 
-    /// Writes when due (or now, with `force`, on exit).
+    /// Writes when due; with `force` (at exit) now, and only when what is shown differs from the
+    /// file. A failure is tried again with ``RetryBackoff`` (the loop's deadline "state" wakes it).
     func writeIfDue(_ toolbar: Toolbar, force: Bool = false) {
-        guard let due = dueTime, force || clock.now >= due else { return }
+        guard force || dueTime.map({ clock.now >= $0 }) == true else { return }
+        let now = clock.now
         dueTime = nil
-        lastWrite = clock.now
+        lastWrite = now
         do {
-            try SmallFile.writeAtomically(Self.encode(toolbar), to: path)
-            reportedWriteFailure = false
+            try save(toolbar.buttons.map { ($0.id, $0.badge.value) }, lockWait: force ? Self.exitLockWait : 0)
+            busySince = nil
+            if backoff.succeeded() { warn("\(path): the counts are saved again") }
         } catch {
-            if !reportedWriteFailure { warn("\(path): cannot save the counts (\(error)); carrying on without") }
-            reportedWriteFailure = true
+            if force {
+                warn("\(path): the counts shown at exit are not saved (\(error))")
+                return
+            }
+            if case .busy = error, now - (busySince ?? now) < Self.busyPatience {
+                // Another instance is writing the same file: its turn lasts milliseconds.
+                if busySince == nil { busySince = now }
+                dueTime = now + Self.busyRetry
+                return
+            }
+            busySince = nil
+            let retry = backoff.failed()
+            if retry.isFirst {
+                warn("\(path): cannot save the counts (\(error)); trying again in \(Int(retry.delay)) s, then less often (every \(Int(RetryBackoff.longest)) s at most)")
+            }
+            dueTime = now + retry.delay
         }
+    }
+
+    /// Writes `shown` merged into the file as it is now, under the file's lock (waiting up to
+    /// `lockWait` seconds for it); nothing when the file already holds exactly that.
+    private func save(_ shown: [(id: String, content: BadgeContent)], lockWait: Double) throws(StateWriteError) {
+        guard case .file(let file) = try StateFileTarget.resolve(path) else {
+            changedButtons = []
+            return  // the null device: saving nothing succeeds
+        }
+        try AtomicFileWriter.makeFolders(StateFileTarget.folder(of: file))
+        let lock = try StateFileLock(path: file + ".lock", wait: lockWait)
+        let inFile = (try? Self.readFile(file)).flatMap { try? Self.decode($0) }
+        let merged = SavedCountsMerge.merge(shown: shown, changed: changedButtons, inFile: inFile ?? [:])
+        if inFile != Dictionary(merged, uniquingKeysWith: { first, _ in first }) {
+            AtomicFileWriter.removeLeftovers(of: file)
+            try AtomicFileWriter.replace(file, with: Self.encode(merged))
+        }
+        withExtendedLifetime(lock) {}
+        changedButtons = []
     }
 }

@@ -44,13 +44,19 @@ case .success(let options):
         StandardError.write("badge-demo: the locale \(missing.prefix(60)) is not installed; carrying on in English (C)")
     }
     if let directory = locale.localeDirectory { DesktopLocale.bind(DemoApplication.domain, to: directory) }
-    // SIGTERM and SIGINT become loop events from here on: one arriving during start-up waits and
-    // ends the app cleanly on the loop's first turn.
+    // SIGTERM, SIGINT and SIGHUP have been blocked since before the first library initializer
+    // (CEarlySignals); from here on they are loop events: one that arrived at any moment since exec
+    // is pending, and ends the app cleanly on the loop's first turn.
     let signals: SignalWatcher?
     do {
         signals = try SignalWatcher(signals: [SIGTERM, SIGINT, SIGHUP])
     } catch {
         StandardError.write("badge-demo: \(error); SIGTERM and SIGINT end the app at once, SIGHUP too")
+        // Blocked without a signalfd, they would never end the app: their default action again.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         signals = nil
     }
     let app: DemoApplication

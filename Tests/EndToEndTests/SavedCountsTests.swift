@@ -146,4 +146,233 @@ struct SavedCountsTests {
         #expect(saves.count == 1, "stderr: \(s.app.stderrText)")
         try Self.quit(s)
     }
+
+    // MARK: Issue 18: never lost, never damaging
+
+    /// The state file at `path` decoded, or nil when it is missing or not valid JSON.
+    static func parsed(_ path: String) -> JSONValue? {
+        guard let bytes = try? readProcFile(path), !bytes.isEmpty else { return nil }
+        return try? JSONValue(parsing: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Waits (polling, up to `seconds`) until `condition` holds; returns whether it did.
+    static func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Deadline(seconds: seconds)
+        while !deadline.hasPassed {
+            if condition() { return true }
+            var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+            nanosleep(&pause, nil)
+        }
+        return condition()
+    }
+
+    /// The names in a folder, sorted.
+    static func names(in folder: String) -> [String] {
+        guard let listing = opendir(folder) else { return [] }
+        defer { closedir(listing) }
+        var names: [String] = []
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    static func fileType(_ path: String) -> mode_t? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
+    }
+
+    static func writeFile(_ path: String, _ text: String) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        _ = Array(text.utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+    }
+
+    @Test("--state /dev/null, or a link to it: nothing saved, the device stays a device, not a word on stderr")
+    func devNullSavesNothing() throws {
+        let home = try Self.stateHome("devnull")
+        #expect(symlink("/dev/null", home + "/to-null") == 0)
+        var before = stat()
+        #expect(stat("/dev/null", &before) == 0)
+        for path in ["/dev/null", home + "/to-null"] {
+            let s = try DemoSession("state-devnull", arguments: ["--state", path])
+            for _ in 0..<3 { try s.command("inc mail") }
+            try s.sync()
+            try Self.quit(s)
+            #expect(s.app.stderrText.isEmpty, "\(path): \(s.app.stderrText)")
+        }
+        var after = stat()
+        #expect(stat("/dev/null", &after) == 0 && after.st_mode & S_IFMT == S_IFCHR && after.st_rdev == before.st_rdev
+                && after.st_ino == before.st_ino, "/dev/null is still the null device")
+        #expect(Self.fileType(home + "/to-null") == S_IFLNK)
+        #expect(Self.names(in: home) == ["to-null"])
+        #expect(!Self.names(in: "/dev").contains { $0.hasPrefix("null.") }, "no lock or temporary file beside /dev/null")
+    }
+
+    @Test("A state file that is a symlink (dotfiles) stays a link, and its target holds the counts")
+    func symlinkedStateFile() throws {
+        let home = try Self.stateHome("symlink")
+        #expect(mkdir(home + "/dotfiles", 0o700) == 0 && mkdir(home + "/badge-demo", 0o700) == 0)
+        Self.writeFile(home + "/dotfiles/state.json", #"{"version": 1, "buttons": {"mail": {"kind": "count", "count": 5}}}"#)
+        #expect(symlink("../dotfiles/state.json", home + "/badge-demo/state.json") == 0)
+        let s = try DemoSession("state-symlink", environment: ["XDG_STATE_HOME": home])
+        #expect(try s.state().button("mail").count == 5, "read through the link")
+        try s.command("set mail 77")
+        try s.sync()
+        #expect(Self.eventually(2) { Self.parsed(home + "/dotfiles/state.json")?["buttons"]?["mail"]?["count"]?.int == 77 })
+        try s.command("set mail 78")
+        try Self.quit(s)
+        #expect(Self.fileType(home + "/badge-demo/state.json") == S_IFLNK, "the link is still a link")
+        #expect(Self.parsed(home + "/dotfiles/state.json")?["buttons"]?["mail"]?["count"]?.int == 78)
+        #expect(Self.names(in: home + "/badge-demo") == ["state.json"], "nothing written beside the link")
+        #expect(s.app.stderrText.isEmpty, "\(s.app.stderrText)")
+    }
+
+    @Test("Symlinks planted at temporary names (the old PID name, hex names) are never followed")
+    func plantedSymlinksAreNotFollowed() throws {
+        let home = try Self.stateHome("planted")
+        let folder = home + "/badge-demo"
+        #expect(mkdir(folder, 0o700) == 0)
+        Self.writeFile(home + "/victim", "precious")
+        let s = try DemoSession("state-planted", environment: ["XDG_STATE_HOME": home])
+        var planted = ["state.json.tmp-\(s.app.pid)", "state.json.tmp"]
+        planted += (0..<8).map { _ in "state.json.tmp-" + (0..<24).map { _ in String(Int.random(in: 0..<16), radix: 16) }.joined() }
+        for name in planted { #expect(symlink(home + "/victim", folder + "/" + name) == 0) }
+        for count in [41, 42] {
+            try s.command("set mail \(count)")
+            try s.sync()
+            #expect(Self.eventually(2) { Self.parsed(folder + "/state.json")?["buttons"]?["mail"]?["count"]?.int == count })
+        }
+        try Self.quit(s)
+        #expect(String(decoding: try readProcFile(home + "/victim"), as: UTF8.self) == "precious", "the link's target is untouched")
+        #expect(Self.fileType(home + "/victim") == S_IFREG)
+        #expect(Self.parsed(folder + "/state.json")?["buttons"]?["mail"]?["count"]?.int == 42)
+    }
+
+    /// Breaks the state folder with `fault`, checks the one warning, the retry that saves once it is
+    /// repaired, and the exit that saves the counts shown after a failed write.
+    static func failThenRecover(_ name: String, state: String, fault: () throws -> Void, repair: () throws -> Void) throws {
+        let s = try DemoSession("state-\(name)", arguments: ["--state", state])
+        func saved() -> Int? { Self.parsed(state)?["buttons"]?["mail"]?["count"]?.int }
+        func warnings() -> Int { s.app.stderrText.split(separator: "\n").filter { $0.contains("cannot save the counts") }.count }
+        func recoveries() -> Int { s.app.stderrText.split(separator: "\n").filter { $0.contains("saved again") }.count }
+
+        // 1. A failed write is retried, with backoff, until it works.
+        try fault()
+        try s.command("set mail 101")
+        try s.sync()
+        #expect(Self.eventually(3) { warnings() == 1 }, "a warning once the write fails: \(s.app.stderrText)")
+        try s.command("set mail 102")
+        try s.sync()
+        try repair()
+        #expect(Self.eventually(5) { saved() == 102 }, "saved by a retry after the repair; stderr: \(s.app.stderrText)")
+        #expect(Self.eventually(1) { recoveries() == 1 }, "says it recovered: \(s.app.stderrText)")
+        #expect(warnings() == 1, "one warning for the streak: \(s.app.stderrText)")
+
+        // 2. A failed write, repaired, then a clean exit before the retry: the exit saves what is shown.
+        try fault()
+        try s.command("set mail 103")
+        try s.sync()
+        #expect(Self.eventually(3) { warnings() == 2 }, "a new streak, a new warning: \(s.app.stderrText)")
+        try repair()
+        try Self.quit(s)
+        #expect(saved() == 103, "the exit saved the shown count; stderr: \(s.app.stderrText)")
+    }
+
+    @Test("A state folder replaced by a file, then restored: retried until saved; the exit saves the shown counts")
+    func folderReplacedByAFileThenRestored() throws {
+        let home = try Self.stateHome("replaced")
+        let folder = home + "/counts"
+        #expect(mkdir(folder, 0o700) == 0)
+        try Self.failThenRecover("replaced", state: folder + "/state.json", fault: {
+            removeTree(folder)
+            Self.writeFile(folder, "not a folder")
+        }, repair: {
+            #expect(unlink(folder) == 0 && mkdir(folder, 0o700) == 0)
+        })
+    }
+
+    /// True when this process may mount a tmpfs (root with CAP_SYS_ADMIN, as on a fresh CI machine).
+    static let canMountTmpfs: Bool = {
+        guard geteuid() == 0, let home = try? stateHome("mount-probe") else { return false }
+        defer { removeTree(home) }
+        guard mount("tmpfs", home, "tmpfs", 0, "size=64k") == 0 else { return false }
+        umount(home)
+        return true
+    }()
+
+    @Test("A full tmpfs, then freed: retried until saved; the exit saves the shown counts",
+          .enabled(if: canMountTmpfs, "needs root with CAP_SYS_ADMIN to mount a 256 KiB tmpfs"))
+    func fullDiskThenFreed() throws {
+        let home = try Self.stateHome("full")
+        #expect(mount("tmpfs", home, "tmpfs", 0, "size=256k,mode=0700") == 0, "mount: \(String(cString: strerror(errno)))")
+        defer { umount2(home, Int32(MNT_DETACH)) }
+        let filler = home + "/filler"
+        func fill() {
+            let fd = open(filler, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            let block = [UInt8](repeating: 0x55, count: 4096)
+            while block.withUnsafeBytes({ Glibc.write(fd, $0.baseAddress, $0.count) }) > 0 {}
+            #expect(errno == ENOSPC)
+            close(fd)
+        }
+        #expect(mkdir(home + "/badge-demo", 0o700) == 0)
+        try Self.failThenRecover("full", state: home + "/badge-demo/state.json", fault: fill, repair: { #expect(unlink(filler) == 0) })
+        #expect(!Self.names(in: home + "/badge-demo").contains { $0.contains(".tmp-") }, "no temporary file left on the full disk")
+    }
+
+    @Test("Two processes sharing one state file: neither's last counts are lost; the change saved last wins")
+    func twoProcessesShareAFile() throws {
+        let home = try Self.stateHome("shared")
+        let file = home + "/state.json"
+        func saved(_ id: String) -> JSONValue? { Self.parsed(file)?["buttons"]?[id] }
+        let a = try DemoSession("state-shared-a", arguments: ["--state", file])
+        let b = try DemoSession("state-shared-b", arguments: ["--state", file])
+        try a.command("set mail 20")
+        try a.sync()
+        #expect(Self.eventually(2) { saved("mail")?["count"]?.int == 20 })
+        try b.command("set bell 7")
+        try b.sync()
+        #expect(Self.eventually(2) { saved("bell")?["count"]?.int == 7 })
+        #expect(saved("mail")?["count"]?.int == 20, "b's save kept a's mail")
+        // b changes mail after a did: b's is the latest. a changes chat just before it quits last.
+        try b.command("set mail 30")
+        try b.sync()
+        #expect(Self.eventually(2) { saved("mail")?["count"]?.int == 30 })
+        try a.command("text chat from-a")
+        try Self.quit(b)
+        try Self.quit(a)
+        #expect(saved("mail")?["count"]?.int == 30, "a quitting last did not undo b's later mail")
+        #expect(saved("bell")?["count"]?.int == 7, "a quitting last did not undo b's bell")
+        #expect(saved("chat")?["text"]?.string == "from-a", "a's last change is saved")
+        #expect(a.app.stderrText.isEmpty && b.app.stderrText.isEmpty, "\(a.app.stderrText) \(b.app.stderrText)")
+        #expect(Self.names(in: home) == ["state.json", "state.json.lock"])
+    }
+
+    @Test("A kill -9 storm during writes: the file is always valid JSON, and a clean run tidies what was left")
+    func killNineStormKeepsTheFileValid() throws {
+        let home = try Self.stateHome("storm")
+        let file = home + "/badge-demo/state.json"
+        var existed = false
+        for round in 0..<12 {
+            let s = try DemoSession("state-storm-\(round)", environment: ["XDG_STATE_HOME": home])
+            try s.app.writeDraining(Array(String(repeating: "inc mail\ninc bell\n", count: 100).utf8))
+            // Writes come at most every half second: kill anywhere in the first one or two.
+            var pause = timespec(tv_sec: 0, tv_nsec: Int.random(in: 400_000_000..<1_100_000_000))
+            nanosleep(&pause, nil)
+            s.app.kill(SIGKILL)
+            _ = s.app.waitForExit(timeout: 5)
+            let parsed = Self.parsed(file)
+            if existed || parsed != nil {
+                #expect(parsed?["version"]?.int == 1, "round \(round): not a valid state file")
+                existed = true
+            }
+        }
+        #expect(existed, "no write happened in the storm")
+        let clean = try DemoSession("state-storm-clean", environment: ["XDG_STATE_HOME": home])
+        #expect(clean.app.stderrText.isEmpty, "the file after the storm does not load: \(clean.app.stderrText)")
+        try clean.command("inc mail")
+        try Self.quit(clean)
+        #expect(Self.names(in: home + "/badge-demo") == ["state.json", "state.json.lock"], "leftovers of killed writes are removed")
+    }
 }
