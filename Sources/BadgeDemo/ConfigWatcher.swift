@@ -153,13 +153,24 @@ final class ConfigWatcher {
     private func arm() -> Bool {
         guard descriptor >= 0 else { return false }
         var armed: [Int32: Set<String>] = [:]
-        for (folder, watch) in Self.plan(for: path) {
-            // Two paths to one folder share a watch: add to its mask rather than replace it.
-            let wd = inotify_add_watch(descriptor, folder, watch.mask | UInt32(IN_MASK_ADD))
-            guard wd >= 0 else { continue }
-            armed[wd, default: []].formUnion(watch.names)
+        var added: Set<Int32> = []
+        var plan = Self.plan(for: path)
+        // A folder made between looking and watching (`mkdir -p` racing the watch) sends no event to
+        // a watch that did not exist yet: look again once the watches are in place, until nothing moved.
+        for _ in 0..<8 {
+            armed = [:]
+            for (folder, watch) in plan {
+                // Two paths to one folder share a watch: add to its mask rather than replace it.
+                let wd = inotify_add_watch(descriptor, folder, watch.mask | UInt32(IN_MASK_ADD))
+                guard wd >= 0 else { continue }
+                armed[wd, default: []].formUnion(watch.names)
+                added.insert(wd)
+            }
+            let again = Self.plan(for: path)
+            if again == plan { break }
+            plan = again
         }
-        for wd in watches.keys where armed[wd] == nil { inotify_rm_watch(descriptor, wd) }
+        for wd in Set(watches.keys).union(added) where armed[wd] == nil { inotify_rm_watch(descriptor, wd) }
         let changed = Set(armed.keys) != Set(watches.keys)
         watches = armed
         return changed
