@@ -184,8 +184,11 @@ struct ConfigReloadTests {
         #expect(mkdir(dotfiles, 0o700) == 0)
         Self.save(Self.two, to: dotfiles + "/c.json")
         #expect(symlink(dotfiles + "/c.json", file) == 0)
+        // The nearest existing folder is watched for the missing one to appear, and inotify wakes the
+        // app for anything made there: a private folder, not the artifacts folder other tests write to.
         let missing = try Artifacts.path(for: "config-idle-missing-\(getpid())")
         removeTree(missing)
+        #expect(mkdir(missing, 0o700) == 0)
         for (name, xdg) in [("symlink", home), ("missing", missing + "/x/y")] {
             let s = try DemoSession("config-idle-\(name)", environment: ["XDG_CONFIG_HOME": xdg])
             try s.moveAwayAndSync()
