@@ -11,7 +11,7 @@ import CRsvg
 /// bundled icon at such a size therefore never loads librsvg's code, which keeps the demo's start-up
 /// fast and its memory small; any other size, and any `--icon ID=PATH` file, is rendered by librsvg.
 ///
-/// What is kept is bounded: an icon file is read with ``BoundedFile`` (regular files only, at most
+/// What is kept is bounded: an icon file is read with `BoundedFile` (regular files only, at most
 /// 4 MiB, never blocking) and handed to librsvg as bytes (librsvg never opens a path, nor anything
 /// the SVG refers to); a document may declare at most ``maximumPixels`` pixels a side. The parsed
 /// document is dropped as soon as it has been drawn: the library keeps the SVG's bytes and the
@@ -42,7 +42,7 @@ public final class IconLibrary {
     /// The largest side, in pixels, of an icon's declared (intrinsic) size and of a mask drawn.
     public static let maximumPixels = 4096
 
-    /// The SVG bytes of the icons loaded from files (each at most the icon cap of ``BoundedFile``).
+    /// The SVG bytes of the icons loaded from files (each at most the icon cap of `BoundedFile`).
     private var files: [String: [UInt8]] = [:]
     /// A document parsed and checked by `loadIcon`, kept until its first mask is drawn so that a
     /// start-up parses each file once; then dropped.
@@ -64,7 +64,7 @@ public final class IconLibrary {
     /// The names of the icons the library can draw.
     public var names: [String] { Set(BundledIcons.names).union(files.keys).sorted() }
 
-    /// Replaces (or adds) the icon `name` with the SVG file at `path`, read through ``BoundedFile``
+    /// Replaces (or adds) the icon `name` with the SVG file at `path`, read through `BoundedFile`
     /// (a regular file of at most 4 MiB; a FIFO, device or folder is refused without blocking).
     /// Throws a one-line reason naming the file if it is missing, unreadable, too large, not a
     /// valid SVG or larger than ``maximumPixels`` a side, so the button is never blank.

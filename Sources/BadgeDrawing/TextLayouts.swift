@@ -3,7 +3,7 @@ import CCairo
 import CPangoCairo
 
 /// Shaped Pango text, measured once and cached: animation frames never re-shape text. Every
-/// string is capped to ``TextBounds/maximumShapedBytes`` bytes before it is shaped or looked up.
+/// string is capped to `TextBounds/maximumShapedBytes` bytes before it is shaped or looked up.
 ///
 /// Text goes through Pango (fontconfig fallback for CJK and colour emoji), never cairo's toy API.
 /// Implements `TextMeasuring` for the badge core. Not Sendable: one per event-loop thread.
@@ -195,8 +195,8 @@ public final class TextLayouts: TextMeasuring {
     /// How many shaped strings are cached (for tests and benchmarks).
     package var cachedCount: Int { entries.count }
 
-    /// The shaped entry for `text`, capped first (``TextBounds/shapedText(_:)``): Pango never sees more
-    /// than ``TextBounds/maximumShapedBytes`` bytes, whose shaping costs grow faster than their length.
+    /// The shaped entry for `text`, capped first (`TextBounds/shapedText(_:)`): Pango never sees more
+    /// than `TextBounds/maximumShapedBytes` bytes, whose shaping costs grow faster than their length.
     private func entry(for text: String, font: BadgeFont) -> Entry {
         let key = Key(text: TextBounds.shapedText(text), font: font)
         if let cached = entries[key] { return cached }

@@ -102,7 +102,7 @@ private func expectTreeMatchesState(_ demo: AccessibleDemo, label: String) throw
     }
 }
 
-@Suite("E2E: screen readers (AT-SPI2 through at-spi2-core and pyatspi)", .timeLimit(.minutes(3)),
+@Suite("E2E: screen readers (AT-SPI2 through at-spi2-core and pyatspi)", .endToEnd(minutes: 3),
        .enabled(if: AccessibilityStack.isAvailable, "needs at-spi2-core, python3-pyatspi and dbus-daemon"))
 struct AccessibilityTests {
     @Test("The tree: application → frame → tool bar → push buttons, matching the demo's state")

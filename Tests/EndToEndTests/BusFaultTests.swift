@@ -35,7 +35,7 @@ final class HostileBus {
 
 /// Nothing on a bus can freeze, spin or crash the app: each hostile party as the session bus and
 /// as the accessibility bus, and a real dbus-daemon stopped with SIGSTOP and then continued.
-@Suite("E2E: buses that misbehave", .timeLimit(.minutes(3)))
+@Suite("E2E: buses that misbehave", .endToEnd(minutes: 3))
 struct BusFaultTests {
     static let modes = ["never-accepts", "silent", "garbage", "auth-silent", "refuses", "closes-mid-call"]
 

@@ -15,7 +15,7 @@ func writeTemporaryFile(_ name: String, _ text: String) throws -> String {
 }
 
 /// `--config FILE` and `--gallery FILE`.
-@Suite("E2E: config file and gallery", .timeLimit(.minutes(1)))
+@Suite("E2E: config file and gallery", .endToEnd(minutes: 1))
 struct ConfigFileTests {
     @Test("The toolbar is built from the file: ids, labels, icons, content, colours, maximum count, theme")
     func buildsToolbar() throws {

@@ -6,7 +6,7 @@ import XvfbHarness
 /// The config file where users keep it ($XDG_CONFIG_HOME/badge-demo/config.json), read at start
 /// and again whenever it changes (inotify on its folder, so an editor's rename is caught) or on
 /// SIGHUP; a bad edit keeps the running toolbar and is applied once fixed.
-@Suite("E2E: the config file, live", .timeLimit(.minutes(1)))
+@Suite("E2E: the config file, live", .endToEnd(minutes: 1))
 struct ConfigReloadTests {
     static func folder(_ name: String) throws -> (home: String, file: String) {
         let home = try Artifacts.path(for: "config-\(name)-\(getpid())")

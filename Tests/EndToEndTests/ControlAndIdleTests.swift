@@ -4,7 +4,7 @@ import Testing
 import XvfbHarness
 
 /// The control channel, idle CPU and on-screen animation.
-@Suite("E2E: control channel, idle and animation", .timeLimit(.minutes(1)))
+@Suite("E2E: control channel, idle and animation", .endToEnd(minutes: 1))
 struct ControlAndIdleTests {
     @Test("Unknown command: error with its line number, the app keeps working; end of stdin keeps the window")
     func controlChannel() throws {

@@ -16,7 +16,7 @@ struct SplitMix64 {
 }
 
 /// The control channel under hostile input.
-@Suite("E2E: control channel fuzzing", .timeLimit(.minutes(2)))
+@Suite("E2E: control channel fuzzing", .endToEnd(minutes: 2))
 struct ControlFuzzTests {
     @Test("Random bytes, a 1 MB line, invalid UTF-8, unknown ids, huge numbers and a 10,000-command burst")
     func fuzz() throws {

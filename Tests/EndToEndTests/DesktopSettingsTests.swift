@@ -7,7 +7,7 @@ import BadgeControl
 /// Live desktop settings, from a real settings daemon (Debian's xsettingsd: edit its file, send it
 /// SIGHUP) and from `xrdb -merge`: the scale, the dark theme and reduced motion follow at once;
 /// flags win; `state` says where each setting comes from.
-@Suite("E2E: live desktop settings", .timeLimit(.minutes(1)),
+@Suite("E2E: live desktop settings", .endToEnd(minutes: 1),
        .enabled(if: findOnPath("xsettingsd") != nil && findOnPath("xrdb") != nil, "needs xsettingsd and xrdb (make test installs them)"))
 struct DesktopSettingsTests {
     static func writeFile(_ path: String, _ text: String) {
@@ -118,7 +118,7 @@ struct DesktopSettingsTests {
 
 /// The XDG desktop portal's colour scheme, from a stand-in portal on a private session bus
 /// (Tests/EndToEndTests/Fixtures/fake-portal.py, with Debian's python3-dbus).
-@Suite("E2E: the desktop portal's colour scheme", .timeLimit(.minutes(1)),
+@Suite("E2E: the desktop portal's colour scheme", .endToEnd(minutes: 1),
        .enabled(if: findOnPath("dbus-daemon") != nil && access("/usr/bin/python3", X_OK) == 0, "needs dbus-daemon and python3-dbus"))
 struct PortalColorSchemeTests {
     static var script: String {

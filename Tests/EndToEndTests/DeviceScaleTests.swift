@@ -3,7 +3,7 @@ import Testing
 import XvfbHarness
 
 /// The device scale comes from --scale, else Xft.dpi in the X resource database, else 1.
-@Suite("E2E: device scale", .timeLimit(.minutes(1)))
+@Suite("E2E: device scale", .endToEnd(minutes: 1))
 struct DeviceScaleTests {
     @Test("Xft.dpi: 192 in RESOURCE_MANAGER makes a 2× window; --scale overrides it; none gives 1×",
           arguments: [(192 as Int?, [] as [String], 2.0), (144, [], 1.5), (192, ["--scale", "1"], 1.0), (nil, [], 1.0)])

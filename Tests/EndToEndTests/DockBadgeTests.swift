@@ -4,7 +4,7 @@ import Testing
 import XvfbHarness
 
 /// The total published through the Unity LauncherEntry D-Bus API.
-@Suite("E2E: dock badge over D-Bus", .timeLimit(.minutes(1)))
+@Suite("E2E: dock badge over D-Bus", .endToEnd(minutes: 1))
 struct DockBadgeTests {
     @Test("Update signals carry the total, its visibility and urgency")
     func launcherEntry() throws {

@@ -7,7 +7,7 @@ import XvfbHarness
 /// The library products as an outside package sees them: `Examples/` depends on BadgeKit by path
 /// and imports only its library products. `make test` (`make examples`) builds it in debug and
 /// release before the suite runs; each build's programs run here and their output is checked.
-@Suite("E2E: the Examples package, built in debug and release", .timeLimit(.minutes(2)))
+@Suite("E2E: the Examples package, built in debug and release", .endToEnd(minutes: 2))
 struct ExamplesTests {
     static let configurations = ["debug", "release"]
 

@@ -5,7 +5,7 @@ import XvfbHarness
 
 /// Faults from outside: the window destroyed by another client, the app's connection killed, and a
 /// request the server refuses. (Losing the whole server is in WindowLifecycleTests.)
-@Suite("E2E: faults", .timeLimit(.minutes(1)))
+@Suite("E2E: faults", .endToEnd(minutes: 1))
 struct FaultTests {
     /// Starts a session that is either animating (a click just landed) or idle in poll().
     static func session(_ name: String, animating: Bool, environment: [String: String] = [:]) throws -> DemoSession {

@@ -5,7 +5,7 @@ import XvfbHarness
 import BadgeControl
 
 /// Tests of the harness itself, against /bin/sh and a plain X client of our own (no app needed).
-@Suite("Harness self-tests", .timeLimit(.minutes(1)))
+@Suite("Harness self-tests", .endToEnd(minutes: 1))
 struct HarnessSelfTests {
     @Test("ChildProcess: exit codes, signals, stdin/stdout, stderr, environment")
     func childProcessBasics() throws {

@@ -6,7 +6,7 @@ import XvfbHarness
 /// Files that would block or bloat the app, as the config or as an icon, at start-up and in a live
 /// edit: a FIFO nobody writes to, /dev/zero, a 50 MB file, a missing and an unknown icon, and a
 /// large valid SVG. Every one costs a one-line warning, never a hang or an exit.
-@Suite("E2E: hostile files", .timeLimit(.minutes(2)))
+@Suite("E2E: hostile files", .endToEnd(minutes: 2))
 struct HostileFileTests {
     /// What a hostile file is, and how to put one at `path`.
     enum Hostile: String, CaseIterable, CustomTestStringConvertible, Sendable {

@@ -4,7 +4,7 @@ import Testing
 import XvfbHarness
 
 /// 10,000 inputs in one XTEST burst: nothing lost or doubled, and the app idles again at once.
-@Suite("E2E: input burst", .timeLimit(.minutes(2)))
+@Suite("E2E: input burst", .endToEnd(minutes: 2))
 struct InputBurstTests {
     /// Bell gets left (+1) and right (−1) clicks in turn, mail gets Return (+1) and minus (−1) in turn, so
     /// every change shows a new number and animates (a count beyond 99 would sit still at "99+"). The

@@ -7,7 +7,7 @@ import XvfbHarness
 /// validators (desktop-file-validate, appstreamcli validate --no-net, man -l) by
 /// Scripts/check-install.sh; the installed binary runs from the prefix; `make uninstall` leaves
 /// nothing behind.
-@Suite("E2E: make install and make uninstall", .timeLimit(.minutes(2)),
+@Suite("E2E: make install and make uninstall", .endToEnd(minutes: 2),
        .enabled(if: findOnPath("desktop-file-validate") != nil && findOnPath("appstreamcli") != nil && findOnPath("msgfmt") != nil,
                 "needs desktop-file-utils, appstream and gettext (make test installs them)"))
 struct InstallTests {

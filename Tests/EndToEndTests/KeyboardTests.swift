@@ -38,7 +38,7 @@ extension DemoSession {
 }
 
 /// Keyboard input through xkbcommon-x11: focus, badge keys, demo keys, quitting, layout changes.
-@Suite("E2E: keyboard", .timeLimit(.minutes(1)))
+@Suite("E2E: keyboard", .endToEnd(minutes: 1))
 struct KeyboardTests {
     @Test("A fresh window answers Space at once on the first button, without a ring; a click hides a shown ring")
     func firstButtonHasTheFocusFromTheStart() throws {

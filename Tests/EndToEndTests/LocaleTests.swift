@@ -6,7 +6,7 @@ import XvfbHarness
 /// The user's locale (LANG), as GTK and Qt programs follow it: translated descriptions, tooltips,
 /// labels and title (gettext catalogues from po/), digits grouped the locale's way, and the
 /// layout direction of right-to-left languages; `--ltr` and `--rtl` override it.
-@Suite("E2E: locale", .timeLimit(.minutes(1)))
+@Suite("E2E: locale", .endToEnd(minutes: 1))
 struct LocaleTests {
     /// The catalogues `make locale` builds (make test does first).
     static var catalogues: String {

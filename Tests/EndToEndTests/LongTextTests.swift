@@ -5,7 +5,7 @@ import XvfbHarness
 
 /// Huge text costs what short text does: a text badge of tens of thousands of combining marks,
 /// restored from the state file or sent on the control channel, is capped before it is shaped.
-@Suite("E2E: long text is capped", .timeLimit(.minutes(1)))
+@Suite("E2E: long text is capped", .endToEnd(minutes: 1))
 struct LongTextTests {
     /// Combining marks on one base letter: a single grapheme cluster. 30,000 of them (60 KB) are
     /// within the state file's size cap; before the text was capped such a badge took seconds to

@@ -5,7 +5,7 @@ import XvfbHarness
 import BadgeControl
 
 /// A script that stops reading the control channel's output must not freeze the window.
-@Suite("E2E: a stalled reader of the control channel", .timeLimit(.minutes(1)))
+@Suite("E2E: a stalled reader of the control channel", .endToEnd(minutes: 1))
 struct OutputBackPressureTests {
     @Test("With megabytes of unread events the window still repaints clicks; the events wait, none lost")
     func stalledReaderDoesNotFreezeTheWindow() throws {

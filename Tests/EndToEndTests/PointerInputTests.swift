@@ -4,7 +4,7 @@ import Testing
 import XvfbHarness
 
 /// Clicks and wheel on the real app through XTEST; assertions on change events, state and pixels.
-@Suite("E2E: pointer input", .timeLimit(.minutes(1)))
+@Suite("E2E: pointer input", .endToEnd(minutes: 1))
 struct PointerInputTests {
     @Test("Left click on the bell: 3 → 4, pixels change to a red badge and match a fresh instance started at 4")
     func leftClickIncrements() throws {

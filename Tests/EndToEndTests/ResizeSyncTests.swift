@@ -5,7 +5,7 @@ import XvfbHarness
 
 /// `_NET_WM_SYNC_REQUEST`, driven the way a compositing window manager drives it: a request with a
 /// value, then the resize; the window's SYNC counter reaches the value once the new frame is drawn.
-@Suite("E2E: _NET_WM_SYNC_REQUEST", .timeLimit(.minutes(1)))
+@Suite("E2E: _NET_WM_SYNC_REQUEST", .endToEnd(minutes: 1))
 struct ResizeSyncTests {
     @Test("The protocol and counter are advertised, and the counter follows each resize's frame")
     func counterFollowsResizes() throws {

@@ -6,7 +6,7 @@ import BadgeControl
 
 /// Counts that survive restarts and crashes: a state file in the test's own XDG_STATE_HOME,
 /// written atomically and debounced, restored at start (flags win), and never a reason to fail.
-@Suite("E2E: saved counts", .timeLimit(.minutes(2)))
+@Suite("E2E: saved counts", .endToEnd(minutes: 2))
 struct SavedCountsTests {
     /// A fresh, private XDG_STATE_HOME.
     static func stateHome(_ name: String) throws -> String {

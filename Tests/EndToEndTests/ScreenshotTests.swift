@@ -5,7 +5,7 @@ import XvfbHarness
 
 /// The live window against the app's own offscreen rendering (`--screenshot`). The PNG is turned
 /// into a PPM with ImageMagick's `convert` (the harness has no PNG decoder); skipped without it.
-@Suite("E2E: live window equals --screenshot", .timeLimit(.minutes(1)),
+@Suite("E2E: live window equals --screenshot", .endToEnd(minutes: 1),
        .enabled(if: findOnPath("convert") != nil, "needs ImageMagick's convert to read the PNG"))
 struct ScreenshotTests {
     /// Options, and the depth of the Xvfb screen: at depth 16 the app converts to RGB565 and the

@@ -7,7 +7,7 @@ import BadgeControl
 /// Logging out sends SIGTERM, Ctrl+C SIGINT: the app ends cleanly with status 0 (not 143 or 130),
 /// after the control events it has queued are delivered, also when the signal comes during start-up.
 /// The signals are sent with the real `kill` program.
-@Suite("E2E: SIGTERM and SIGINT", .timeLimit(.minutes(1)))
+@Suite("E2E: SIGTERM and SIGINT", .endToEnd(minutes: 1))
 struct SignalTests {
     static func kill(_ signal: String, _ pid: pid_t) throws {
         let tool = try ChildProcess(executable: "kill", arguments: ["-s", signal, String(pid)], stdin: .null)

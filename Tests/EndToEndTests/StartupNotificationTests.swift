@@ -5,7 +5,7 @@ import XvfbHarness
 
 /// Startup notification, as a launcher sees it: the id from DESKTOP_STARTUP_ID on the window as
 /// _NET_STARTUP_ID, and `remove: ID=…` sent once the first frame is on the screen.
-@Suite("E2E: startup notification", .timeLimit(.minutes(1)))
+@Suite("E2E: startup notification", .endToEnd(minutes: 1))
 struct StartupNotificationTests {
     @Test("DESKTOP_STARTUP_ID becomes _NET_STARTUP_ID, and the launch is reported complete", arguments: [
         "badge-demo-12345_TIME678", "id with \"quotes\" and \\ backslash",

@@ -5,7 +5,7 @@ import XvfbHarness
 import BadgeControl
 
 /// Tooltips: an override-redirect window with the hovered badge's accessible description.
-@Suite("E2E: tooltips", .timeLimit(.minutes(1)))
+@Suite("E2E: tooltips", .endToEnd(minutes: 1))
 struct TooltipTests {
     /// Hovers button `id` and waits for its tooltip event; returns it and the seconds it took.
     func hover(_ s: DemoSession, _ id: String) throws -> (event: JSONValue, seconds: Double) {

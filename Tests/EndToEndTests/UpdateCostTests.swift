@@ -6,7 +6,7 @@ import XvfbHarness
 /// The work behind what the user sees (issue "Fast under load"): window-manager state pushed as a
 /// coalesced diff that always ends in the right state, and the MIT-SHM upload rendering exactly
 /// what PutImage renders. Not timed: the figures are `make bench`'s.
-@Suite("E2E: coalesced window-manager updates and the MIT-SHM upload", .timeLimit(.minutes(1)))
+@Suite("E2E: coalesced window-manager updates and the MIT-SHM upload", .endToEnd(minutes: 1))
 struct UpdateCostTests {
     @Test("A burst of 300 changes ends in the right title and icon, with a handful of property writes")
     func coalescedUpdatesEndInTheFinalState() throws {

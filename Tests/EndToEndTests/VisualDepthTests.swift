@@ -5,7 +5,7 @@ import XvfbHarness
 
 /// The window on screens of every depth: the same pixels as on a depth-24 screen, within what the
 /// screen's channels can hold, or a clear exit where no visual can be drawn in.
-@Suite("E2E: visuals at depths 8, 15, 16, 24 and 30", .timeLimit(.minutes(2)))
+@Suite("E2E: visuals at depths 8, 15, 16, 24 and 30", .endToEnd(minutes: 2))
 struct VisualDepthTests {
     /// A screen to try: its depth, more Xvfb arguments, the depth the window should get, and the
     /// fewest bits a channel has there.

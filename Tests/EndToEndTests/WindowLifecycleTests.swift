@@ -4,7 +4,7 @@ import Testing
 import XvfbHarness
 
 /// Window properties, closing, losing the server, start-up failures and arguments.
-@Suite("E2E: window and lifecycle", .timeLimit(.minutes(1)))
+@Suite("E2E: window and lifecycle", .endToEnd(minutes: 1))
 struct WindowLifecycleTests {
     @Test("WM_CLASS, _NET_WM_NAME and WM_NAME; the title follows the total")
     func windowProperties() throws {

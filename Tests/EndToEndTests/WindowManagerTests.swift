@@ -114,7 +114,7 @@ private func runClientOnce(_ name: String, _ arguments: [String], display: Strin
 }
 
 /// The app under real window managers: managed, urgency through the WM, surviving the WM's death.
-@Suite("E2E: under a window manager", .timeLimit(.minutes(2)))
+@Suite("E2E: under a window manager", .endToEnd(minutes: 2))
 struct WindowManagerTests {
     static var managers: [String] { (getenv("BADGE_TEST_WMS").map { String(cString: $0).split(separator: ",").map(String.init) } ?? ["openbox", "i3"]).filter { findOnPath($0) != nil } }
 

@@ -17,7 +17,7 @@ func decodeIcons(_ values: [UInt32]) -> [(width: Int, height: Int, pixels: Array
 }
 
 /// Window manners without a window manager: icon, urgency, ICCCM/EWMH properties, resizing, unmapping.
-@Suite("E2E: window manners", .timeLimit(.minutes(1)))
+@Suite("E2E: window manners", .endToEnd(minutes: 1))
 struct WindowMannersTests {
     @Test("_NET_WM_ICON has 16, 32 and 48 px ARGB icons with the total badge, updated when the total changes")
     func windowIcon() throws {
