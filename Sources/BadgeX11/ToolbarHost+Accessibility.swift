@@ -12,7 +12,7 @@ extension ToolbarHost {
         /// Looking for the bus or registering with its registry.
         case connecting
         /// The bus is there but cannot be used now (it refused, stopped answering or went away):
-        /// tried again with growing pauses. The reason, as ``BusConnection/status`` says it.
+        /// tried again with growing pauses. The reason, as the bus connection's status says it.
         case waiting(String)
         /// Registered: screen readers see the toolbar as the application on this bus name.
         case registered(busName: String)
@@ -143,7 +143,7 @@ extension ToolbarHost {
     /// The buses the host uses now.
     var buses: [BusConnection] { [sessionBus, accessibility?.bus].compactMap { $0 } }
 
-    /// The session bus's state, for `state`: nil without one, else ``BusConnection/status``.
+    /// The session bus's state, for `state`: nil without one, else the bus connection's status.
     public var sessionBusStatus: String? { sessionBus?.status }
 
     /// How many AT-SPI2 events were sent (to listeners the registry named), for tests and `state`.

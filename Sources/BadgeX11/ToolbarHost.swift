@@ -192,7 +192,7 @@ public final class ToolbarHost {
 
     /// Connects to the session bus (after the first frame: connecting and the portal's answer never
     /// delay it) and asks the portal for its colour scheme. Nothing waits on the bus: a bus that
-    /// refuses, stalls or goes away is tried again with pauses (``BusConnection``).
+    /// refuses, stalls or goes away is tried again with pauses (the bus connection).
     func startSessionBus() {
         guard let text = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }), !text.isEmpty else { return }
         let address: DBusAddress
