@@ -33,6 +33,50 @@ final class HostileBus {
     }
 }
 
+/// A real dbus-daemon with a configuration of the test's own: one that lets in only ANONYMOUS
+/// clients (as the bus of another user, or a misconfigured one, refuses us), or one whose policy
+/// denies every message.
+final class RestrictedBus {
+    let process: ChildProcess
+    let folder: String
+    let address: String
+
+    init(_ kind: String) throws {
+        guard let executable = findOnPath("dbus-daemon") else { throw HarnessError("dbus-daemon is not installed") }
+        var template = Array("/tmp/badgekit-test-bus-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
+            throw HarnessError("mkdtemp failed: errno \(errno)")
+        }
+        folder = String(cString: made)
+        let auth = kind == "anonymous-only" ? "<auth>ANONYMOUS</auth><allow_anonymous/>" : "<auth>EXTERNAL</auth>"
+        let policy = kind == "anonymous-only"
+            ? "<allow send_destination=\"*\"/><allow own=\"*\"/>"
+            : "<deny send_destination=\"*\"/><deny send_type=\"signal\"/><deny own=\"*\"/><deny receive_type=\"method_call\"/>"
+        let config = """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig><type>session</type><listen>unix:path=\(folder)/bus</listen>\(auth)
+            <policy context="default">\(policy)</policy></busconfig>
+            """
+        let file = folder + "/bus.conf"
+        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        _ = Array(config.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        process = try ChildProcess(executable: executable, arguments: ["--config-file=" + file, "--nofork", "--nopidfile", "--print-address=1"],
+                                   stdin: .null)
+        guard let line = try process.readLine(timeout: 10), !line.isEmpty else {
+            throw HarnessError("dbus-daemon (\(kind)) printed no address: \(process.stderrText)")
+        }
+        address = line
+    }
+
+    deinit {
+        process.kill(SIGKILL)
+        process.waitForExit(timeout: 5)
+        removeTree(folder)
+    }
+}
+
 /// Nothing on a bus can freeze, spin or crash the app: each hostile party as the session bus and
 /// as the accessibility bus, and a real dbus-daemon stopped with SIGSTOP and then continued.
 @Suite("E2E: buses that misbehave", .endToEnd(minutes: 3))
@@ -81,6 +125,36 @@ struct BusFaultTests {
     @Test("A hostile accessibility bus", arguments: modes)
     func hostileAccessibilityBus(mode: String) throws {
         try Self.checkSurvives(role: "accessibility", mode: mode)
+    }
+
+    @Test("A real dbus-daemon that lets in only ANONYMOUS clients, or denies every message, as either bus: no crash, the window works",
+          arguments: ["anonymous-only", "deny-all"], ["session", "accessibility"])
+    func restrictedRealBus(kind: String, role: String) throws {
+        guard findOnPath("dbus-daemon") != nil else {
+            print("dbus-daemon not installed (apt package dbus): a restricted bus not tested")
+            return
+        }
+        let bus = try RestrictedBus(kind)
+        let environment = role == "session" ? ["DBUS_SESSION_BUS_ADDRESS": bus.address] : ["AT_SPI_BUS_ADDRESS": bus.address]
+        let s = try DemoSession("bus-\(kind)-\(role)", arguments: ["--no-state"], environment: environment)
+        try s.click(MouseButton.left, on: "bell")
+        #expect(try s.nextChange()["text"]?.string == "4")
+        try s.moveAwayAndSync()
+        try s.app.writeLine("state")
+        let state = try s.app.readEvent(named: "state", timeout: 5)
+        if role == "session" {
+            let status = state["sessionBus"]?.string ?? ""
+            // ANONYMOUS only: refused, and tried again. Deny-all: the daemon drops what it denies, so the
+            // greeting may wait for its deadline; either way the bus costs a status, not the window.
+            #expect(kind == "deny-all" || !status.hasPrefix("ready"), "\(status)")
+            #expect(!status.isEmpty, "\(state)")
+        } else {
+            let status = state["accessibility"]?["status"]?.string
+            #expect(status != "registered", "\(state["accessibility"] ?? .null)")
+        }
+        #expect(s.app.waitForExit(timeout: 0) == nil, "still running: \(s.app.stderrText)")
+        s.app.kill(SIGTERM)
+        #expect(s.app.waitForExit(timeout: 5) == .exited(0), "stderr: \(s.app.stderrText)")
     }
 
     @Test("A bus that refuses says why in state")
