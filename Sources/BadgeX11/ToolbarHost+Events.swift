@@ -5,11 +5,18 @@ import Glibc
 /// Input routing: X events become toolbar input (pointer, keys, focus, hover), window changes
 /// (expose, resize, map, destroy) and window-manager requests (close, ping).
 extension ToolbarHost {
-    /// Handles `event` if it is the host's (its window's or tooltip's, its keyboard's, the desktop
-    /// settings' events on the root window and the XSETTINGS manager's, or an error about them);
-    /// returns false for anything else, which is yours.
+    /// Handles `event` if it is the host's: an event naming its window or its tooltip (or an error
+    /// about them, or the completion of its own upload). Returns false for anything else, which is
+    /// yours, including the events every host acts on and returns to you too: the desktop's
+    /// settings (on the root window and the settings manager's window) and keyboard-map changes.
+    /// With several hosts on one connection, offer each event to each host until one takes it.
     @discardableResult
     public func handle(_ event: XEvent) -> Bool {
+        take(event) == .taken
+    }
+
+    /// What the host does with `event` (``EventRouter``'s contract).
+    package func take(_ event: XEvent) -> EventRouter.Disposition {
         let code = event.code
         // Pointer motion and exposure change nothing a screen reader sees; anything else may.
         switch Int32(code) {
@@ -17,20 +24,22 @@ extension ToolbarHost {
         default: accessibilityIsStale = true
         }
         if let keyboard, code == keyboard.firstEvent {
-            return keyboard.handleXKBEvent(UnsafeMutableRawPointer(event.raw))
+            // Every host's keymap follows the server's; the event is everyone's.
+            _ = keyboard.handleXKBEvent(UnsafeMutableRawPointer(event.raw))
+            return .shared
         }
         if event.isError { return handleError(event) }
         if let settingsWatcher, settingsWatcher.concerns(event) {
             if settingsWatcher.handle(event) { onEvent?(.desktopSettingsChanged(desktopSettings)) }
-            if event.window != surface.window { return true }
+            if event.window != surface.window { return .shared }
         }
-        if surface.handleUploadCompletion(event) { return true }
-        guard let target = event.window else { return false }
+        if surface.handleUploadCompletion(event) { return .taken }
+        guard let target = event.window else { return .notTaken }
         if let tooltips, target == tooltips.windowID {
             if Int32(code) == XCB_EXPOSE, event.withEvent(as: xcb_expose_event_t.self, { $0.count }) == 0 { tooltips.expose() }
-            return true
+            return .taken
         }
-        guard target == surface.window, isAttached else { return false }
+        guard target == surface.window, isAttached else { return .notTaken }
         switch Int32(code) {
         case XCB_DESTROY_NOTIFY:
             detach()
@@ -93,7 +102,7 @@ extension ToolbarHost {
         default:
             break
         }
-        return true
+        return .taken
     }
 
     /// The key handler first, then the standard toolbar keys.
@@ -110,14 +119,18 @@ extension ToolbarHost {
         }
     }
 
-    private func handleError(_ event: XEvent) -> Bool {
+    private func handleError(_ event: XEvent) -> EventRouter.Disposition {
         let error = event.withEvent(as: xcb_generic_error_t.self) { $0 }
         // BadWindow/BadDrawable naming our window: it is gone (normally DestroyNotify says so first).
         if error.resource_id == surface.window,
            error.error_code == XErrorDescription.badWindow || error.error_code == XErrorDescription.badDrawable {
             detach()
-            return true
+            return .taken
         }
+        // In the caller's loop, an error about someone else's resource is the caller's. In BadgeKit's
+        // loop (``attach(to:)``) there is no one else to tell: the host reports it.
+        let ours = error.resource_id != 0 && (error.resource_id == surface.window || error.resource_id == tooltips?.windowID)
+        if !ours, attachedLoop == nil { return .notTaken }
         // Each kind of refusal (error code and request) is reported once; the host carries on.
         let key = Int(error.error_code) << 8 | Int(error.major_code)
         if reportedErrors.insert(key).inserted {
@@ -125,7 +138,7 @@ extension ToolbarHost {
                                                   minor: error.minor_code, resource: error.resource_id)
             warn("the X server refused a request (\(what)); carrying on, further errors of this kind are not reported")
         }
-        return true
+        return .taken
     }
 
     private func handleClientMessage(_ message: xcb_client_message_event_t) {

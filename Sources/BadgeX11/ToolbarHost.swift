@@ -75,7 +75,10 @@ public final class ToolbarHost {
     /// Called first with every key press; return true when the key was yours. Keys you leave go
     /// to the standard bindings (``ToolbarKeyAction``).
     public var keyHandler: ((KeyPress) -> Bool)?
-    /// Called by ``dispatchEvents()`` with events that are not the host's (your own windows' events).
+    /// Called with the events no host on the connection takes (your own windows' events) when the
+    /// host reads the connection: ``dispatchEvents()``, ``synchronize(_:)`` and BadgeKit's loop.
+    /// Without it, events read by ``synchronize(_:)`` in your own loop are set aside for
+    /// ``XConnection/nextEvent()``, and the others are dropped.
     public var unhandledEvent: ((XEvent) -> Void)?
 
     let clock: any BadgeClock
@@ -161,6 +164,7 @@ public final class ToolbarHost {
         }
         toolbar.layout(size: toolbar.preferredSize, scale: scale, direction: toolbar.direction)
         toolbar.focusFirstButton()
+        connection.router.register(self)
     }
 
     /// What the first frame does not need: the keymap, the tooltip window (and, through the first
@@ -344,7 +348,7 @@ public final class ToolbarHost {
     public func synchronize(_ completion: @escaping () -> Void) {
         windowStateIsDueNow = true
         connection.roundTrip()
-        dispatchEvents()
+        readOnCallersBehalf()
         pendingSyncs.append(completion)
     }
 
@@ -370,13 +374,35 @@ public final class ToolbarHost {
 
     /// The poll() timeout in milliseconds for the caller's loop: -1 to sleep until an event, 0 when
     /// work is due now.
-    public var pollTimeout: Int32 { EventLoop.timeoutMilliseconds(after: timeUntilNextDeadline) }
+    /// 0 too while events read on your behalf wait for ``XConnection/nextEvent()``.
+    public var pollTimeout: Int32 {
+        connection.hasEventsSetAside ? 0 : EventLoop.timeoutMilliseconds(after: timeUntilNextDeadline)
+    }
 
     /// Reads every event that has arrived on the connection, including those already queued inside
-    /// XCB, and handles each; events that are not the host's go to ``unhandledEvent``.
+    /// XCB, and offers each to every host on the connection (the one whose window it names takes
+    /// it). What no host takes is yours and goes to ``unhandledEvent`` (dropped without one), as do
+    /// the events that were set aside for you earlier. In your own loop you can instead read
+    /// ``XConnection/nextEvent()`` and offer each event to ``handle(_:)`` yourself.
     public func dispatchEvents() {
-        while let event = connection.nextEvent() {
-            if !handle(event) { unhandledEvent?(event) }
+        while let event = connection.router.takeSetAside() { unhandledEvent?(event) }
+        while let event = connection.nextEventFromServer() { route(event, keepingForCaller: false) }
+    }
+
+    /// Reads what arrived while BadgeKit waited for the server on the caller's behalf (a
+    /// synchronize, a round trip): the hosts' events are handled, and the caller's go to
+    /// ``unhandledEvent`` or, in the caller's own loop, are set aside for ``XConnection/nextEvent()``.
+    func readOnCallersBehalf() {
+        while let event = connection.nextEventFromServer() { route(event, keepingForCaller: attachedLoop == nil) }
+    }
+
+    /// Gives `event` to the host it belongs to, or to the caller.
+    func route(_ event: XEvent, keepingForCaller: Bool) {
+        guard !connection.router.offer(event) else { return }
+        if let unhandledEvent {
+            unhandledEvent(event)
+        } else if keepingForCaller {
+            connection.router.setAside(event)
         }
     }
 
@@ -397,8 +423,8 @@ public final class ToolbarHost {
             self.dispatchEvents()
             try self.refresh()
             // Events pulled into XCB's queue by a reply or a flush do not make the socket readable.
-            if let queued = self.connection.nextQueuedEvent() {
-                if !self.handle(queued) { self.unhandledEvent?(queued) }
+            if let queued = self.connection.nextQueuedEventFromServer() {
+                self.route(queued, keepingForCaller: false)
                 return true
             }
             return false

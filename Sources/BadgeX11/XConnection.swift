@@ -138,15 +138,37 @@ public final class XConnection {
     }
 
     /// The next event, reading the socket if nothing is queued; nil when none has arrived.
+    ///
+    /// Events that BadgeKit read on your behalf while it waited for the server (a host's
+    /// ``ToolbarHost/synchronize(_:)``, start-up, a round trip) and that no host took come first, in
+    /// the order they arrived: nothing of yours is lost to a host.
     public func nextEvent() -> XEvent? {
+        router.takeSetAside() ?? xcb_poll_for_event(handle).map(XEvent.init(taking:))
+    }
+
+    /// The next event already read, without reading the socket: the events set aside for you first,
+    /// then XCB's queue. Replies can pull events into the queue without making the socket readable:
+    /// check this before sleeping in poll().
+    public func nextQueuedEvent() -> XEvent? {
+        router.takeSetAside() ?? xcb_poll_for_queued_event(handle).map(XEvent.init(taking:))
+    }
+
+    /// True while events read on your behalf wait for ``nextEvent()``: do not sleep in poll() then
+    /// (``ToolbarHost/pollTimeout`` is 0 while it is true).
+    public var hasEventsSetAside: Bool { router.hasSetAside }
+
+    /// The next event from the server itself, skipping what was set aside (the hosts' own reads).
+    package func nextEventFromServer() -> XEvent? {
         xcb_poll_for_event(handle).map(XEvent.init(taking:))
     }
 
-    /// The next event already in XCB's queue, without reading the socket. Replies can pull events
-    /// into the queue without making the socket readable: check this before sleeping in poll().
-    public func nextQueuedEvent() -> XEvent? {
+    /// The next event in XCB's queue, without reading the socket, skipping what was set aside.
+    package func nextQueuedEventFromServer() -> XEvent? {
         xcb_poll_for_queued_event(handle).map(XEvent.init(taking:))
     }
+
+    /// Which host each event belongs to, and the events set aside for the caller.
+    package let router = EventRouter()
 
     /// A fresh resource id (window, pixmap, GC).
     package func generateID() -> UInt32 { xcb_generate_id(handle) }

@@ -1,0 +1,111 @@
+import BadgeCore
+import BadgeDrawing
+import CXCB
+import Glibc
+import TestSupport
+import Testing
+import XvfbHarness
+@testable import BadgeX11
+
+/// Which events are whose on a connection shared by the caller's window and two hosts: the caller
+/// gets every Expose and ConfigureNotify of its own (also those read while a host waited for the
+/// server), and every host hears a settings change.
+@Suite("Shell: events on a shared connection", .drawsWithCairo) struct EventContractTests {
+    /// The caller's own loop over its window and two hosts.
+    final class Caller {
+        let connection: XConnection
+        let window: ApplicationWindow
+        let hosts: [ToolbarHost]
+        var exposes = 0, configures = 0
+
+        init(connection: XConnection, window: ApplicationWindow, hosts: [ToolbarHost]) {
+            self.connection = connection
+            self.window = window
+            self.hosts = hosts
+        }
+
+        func mine(_ event: XEvent) {
+            guard event.window == window.id else { return }
+            switch Int32(event.code) {
+            case XCB_EXPOSE: exposes += 1
+            case XCB_CONFIGURE_NOTIFY: configures += 1
+            default: break
+            }
+        }
+
+        /// Every event to the hosts first, then to the caller; refresh; sleep in poll() for at most
+        /// the hosts' timeout; until `done` or 10 s.
+        @discardableResult
+        func pump(seconds: Double = 10, until done: () -> Bool) throws -> Bool {
+            let deadline = Deadline(seconds: seconds)
+            while !done() {
+                if deadline.hasPassed { return false }
+                while let event = connection.nextEvent() {
+                    if !hosts.contains(where: { $0.handle(event) }) { mine(event) }
+                }
+                for host in hosts { try host.refresh() }
+                if done() { break }
+                if let event = connection.nextQueuedEvent() {
+                    if !hosts.contains(where: { $0.handle(event) }) { mine(event) }
+                    continue
+                }
+                var fds = [pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+                let timeouts = hosts.map(\.pollTimeout).filter { $0 >= 0 }
+                let timeout = min(timeouts.min() ?? deadline.remainingMilliseconds, deadline.remainingMilliseconds)
+                _ = poll(&fds, 1, timeout)
+            }
+            return true
+        }
+    }
+
+    @Test("The caller gets its own Expose and ConfigureNotify across synchronize; both hosts hear a settings change")
+    func sharedConnection() throws {
+        let server = try XvfbServer.start()
+        let connection = try XConnection(display: server.display)
+        let window = try ApplicationWindow(connection: connection, identity: ToolbarHostTests.identity, width: 400, height: 240)
+        let (toolbarA, rendererA) = try ToolbarHostTests.makeToolbar()
+        let (toolbarB, rendererB) = try ToolbarHostTests.makeToolbar()
+        let hostA = try ToolbarHost(toolbar: toolbarA, renderer: rendererA, connection: connection,
+                                    placement: .child(of: window.id, x: 0, y: 0), scale: 1)
+        let hostB = try ToolbarHost(toolbar: toolbarB, renderer: rendererB, connection: connection,
+                                    placement: .child(of: window.id, x: 0, y: 120), scale: 1)
+        var ready = 0, settingsHeard = [0, 0]
+        for (index, host) in [hostA, hostB].enumerated() {
+            host.onEvent = { event in
+                switch event {
+                case .ready: ready += 1
+                case .desktopSettingsChanged: settingsHeard[index] += 1
+                default: break
+                }
+            }
+        }
+        window.map()
+        let caller = Caller(connection: connection, window: window, hosts: [hostA, hostB])
+        #expect(try caller.pump { ready == 2 && caller.exposes > 0 }, "ready \(ready), exposes \(caller.exposes)")
+
+        // A host shrinks and synchronizes in one turn: the area it gave back is the caller's to paint,
+        // and the Expose for it, read during the synchronize, still reaches the caller.
+        let exposesBefore = caller.exposes
+        var synced = false
+        hostA.requestSize(width: 40, height: 30)
+        hostA.synchronize { synced = true }
+        #expect(try caller.pump { synced && caller.exposes > exposesBefore },
+                "the caller's Expose was lost: \(caller.exposes) after \(exposesBefore)")
+
+        // Another client resizes the caller's window; a host's synchronize reads the ConfigureNotify
+        // before the caller does: it is set aside for the caller, who gets it next.
+        let client = try XTestClient(display: server.display)
+        try client.resize(window: window.id, width: 420, height: 250)
+        try client.sync()
+        hostB.synchronize {}
+        #expect(connection.hasEventsSetAside, "the ConfigureNotify read by the synchronize was not kept for the caller")
+        #expect(hostB.pollTimeout == 0, "the caller must not sleep while its events wait")
+        #expect(try caller.pump { caller.configures > 0 }, "the caller's ConfigureNotify was lost")
+
+        // The desktop's settings (Xft.dpi in the X resources) reach both hosts, not the first only.
+        try client.setStringProperty(window: client.root, name: "RESOURCE_MANAGER", value: "Xft.dpi:\t192\n")
+        try client.sync()
+        #expect(try caller.pump { settingsHeard.allSatisfy { $0 > 0 } }, "settings heard by the hosts: \(settingsHeard)")
+        #expect(hostA.desktopSettings.scale == 2 && hostB.desktopSettings.scale == 2)
+    }
+}
