@@ -93,7 +93,7 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "BadgeX11Tests", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "CXCB", "XvfbHarness", "TestSupport"]),
-        .testTarget(name: "BadgeDemoTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeX11", "BadgeDemo", "CEarlySignals"]),
+        .testTarget(name: "BadgeDemoTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeX11", "BadgeDemo", "CEarlySignals", "XvfbHarness"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "XvfbHarness"], exclude: ["Fixtures"]),
     ]
 )

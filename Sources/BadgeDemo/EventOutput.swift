@@ -1,3 +1,4 @@
+import BadgeX11
 import Glibc
 
 /// The control channel's standard output: JSON lines queued and written without blocking the event
@@ -12,8 +13,7 @@ final class EventOutput {
     /// Above this many queued bytes the app stops reading commands until the reader catches up.
     static let backlogLimit = 1 << 20
 
-    private var pending: [UInt8] = []
-    private var sent = 0
+    private var pending = OutputQueue()
     private var readerGone = false
     private let originalFlags: Int32?
 
@@ -37,13 +37,13 @@ final class EventOutput {
     /// Queues one line (a newline is added) and writes as much as the reader takes now.
     func send(_ line: String) {
         guard !readerGone else { return }
-        pending.append(contentsOf: line.utf8)
-        pending.append(UInt8(ascii: "\n"))
+        pending.append(line.utf8)
+        pending.append(CollectionOfOne(UInt8(ascii: "\n")))
         flush()
     }
 
     /// Bytes waiting for the reader.
-    var backlog: Int { pending.count - sent }
+    var backlog: Int { pending.count }
 
     /// True while lines wait: poll the descriptor for POLLOUT and call `flush` when it is writable.
     var hasBacklog: Bool { backlog > 0 }
@@ -53,28 +53,10 @@ final class EventOutput {
 
     /// Writes what the reader takes without blocking; a closed reader (EPIPE) drops the queue.
     func flush() {
-        while sent < pending.count {
-            let written = pending.withUnsafeBytes { bytes in
-                write(descriptor, bytes.baseAddress.map { $0 + sent }, bytes.count - sent)
-            }
-            if written > 0 {
-                sent += written
-                continue
-            }
-            if written < 0 && errno == EINTR { continue }
-            if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
-            // EPIPE or another error: nobody will read these lines.
+        // EPIPE or another error: nobody will read these lines.
+        if case .failed = pending.write(to: descriptor) {
             readerGone = true
             pending.removeAll()
-            sent = 0
-            return
-        }
-        if sent == pending.count {
-            pending.removeAll(keepingCapacity: pending.count < 65_536)
-            sent = 0
-        } else if sent > 65_536 {
-            pending.removeFirst(sent)
-            sent = 0
         }
     }
 

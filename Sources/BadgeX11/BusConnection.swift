@@ -49,8 +49,7 @@ package final class BusConnection {
     private let now: () -> Double
 
     private var fd: Int32 = -1
-    private var output: [UInt8] = []
-    private var outputStart = 0
+    private var output = OutputQueue()
     private var input: [UInt8] = []
     private var handshakeDeadline: Double?
     private var nextSerial: UInt32 = 1
@@ -108,7 +107,7 @@ package final class BusConnection {
     }
 
     /// Bytes waiting to be written.
-    package var outgoingSize: Int { output.count - outputStart }
+    package var outgoingSize: Int { output.count }
 
     // MARK: Using the bus
 
@@ -162,7 +161,7 @@ package final class BusConnection {
         guard outgoingSize + bytes.count <= Self.outputLimit else { return nil }
         let serial = nextSerial
         nextSerial = nextSerial == UInt32.max ? 1 : nextSerial + 1
-        output += bytes
+        output.append(bytes)
         flush()
         return serial
     }
@@ -271,7 +270,7 @@ package final class BusConnection {
             let digits = Array("0123456789abcdef".utf8)
             return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
         }.joined()
-        output += [0] + Array("AUTH EXTERNAL \(uid)\r\n".utf8)
+        output.append([0] + Array("AUTH EXTERNAL \(uid)\r\n".utf8))
         flush()
     }
 
@@ -281,7 +280,6 @@ package final class BusConnection {
         if fd >= 0 { Glibc.close(fd) }
         fd = -1
         output.removeAll()
-        outputStart = 0
         input.removeAll()
         handshakeDeadline = nil
     }
@@ -308,26 +306,8 @@ package final class BusConnection {
 
     private func flush() {
         guard fd >= 0, phase != .connecting else { return }
-        while outputStart < output.count {
-            let written = output.withUnsafeBytes { raw in
-                Glibc.send(fd, raw.baseAddress.map { $0 + outputStart }, output.count - outputStart, Int32(MSG_NOSIGNAL))
-            }
-            if written > 0 {
-                outputStart += written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                break
-            } else {
-                return fail("cannot write: \(String(cString: strerror(errno)))")
-            }
-        }
-        if outputStart == output.count {
-            output.removeAll(keepingCapacity: output.count < 65_536)
-            outputStart = 0
-        } else if outputStart > 65_536 {
-            output.removeFirst(outputStart)
-            outputStart = 0
+        if case .failed(let error) = output.write(to: fd, socket: true) {
+            fail("cannot write: \(String(cString: strerror(error)))")
         }
     }
 
@@ -387,7 +367,7 @@ package final class BusConnection {
 
     private func authenticate(_ line: String) {
         if line.hasPrefix("OK ") || line == "OK" {
-            output += Array("BEGIN\r\n".utf8)
+            output.append(Array("BEGIN\r\n".utf8))
             phase = .greeting
             call(Self.busName, path: Self.busPath, interface: Self.busName, member: "Hello") { [weak self] values in
                 guard let self else { return }

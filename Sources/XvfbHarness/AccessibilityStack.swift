@@ -55,10 +55,7 @@ package final class AccessibilityStack {
 
     /// The accessibility bus's own dbus-daemon (the launcher's child), to stop and continue it.
     package func accessibilityBusDaemon() -> pid_t? {
-        guard let folder = opendir("/proc") else { return nil }
-        defer { closedir(folder) }
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in folderEntries("/proc") {
             guard let pid = pid_t(name),
                   let stat = try? String(decoding: readSmallFile("/proc/\(pid)/stat"), as: UTF8.self),
                   let close = stat.lastIndex(of: ")") else { continue }

@@ -176,3 +176,15 @@ public func removeTree(_ path: String) {
         unlink(path)
     }
 }
+
+/// The names in a folder (without "." and ".."), sorted; empty when it cannot be read.
+public func folderEntries(_ folder: String) -> [String] {
+    guard let listing = opendir(folder) else { return [] }
+    defer { closedir(listing) }
+    var names: [String] = []
+    while let entry = readdir(listing) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
+}

@@ -3,6 +3,7 @@ import BadgeDrawing
 import CEarlySignals
 import Glibc
 import Testing
+import XvfbHarness
 @testable import BadgeDemo
 
 private final class FixedWidthMeasurer: TextMeasuring {
@@ -52,16 +53,7 @@ private final class Scratch {
         (try? BoundedFile.read(path + "/" + name, kind: .config)).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    func names() -> [String] {
-        guard let listing = opendir(path) else { return [] }
-        defer { closedir(listing) }
-        var names: [String] = []
-        while let entry = readdir(listing) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
-    }
+    func names() -> [String] { folderEntries(path) }
 }
 
 private func lstatMode(_ path: String) -> mode_t? {

@@ -167,16 +167,7 @@ struct SavedCountsTests {
     }
 
     /// The names in a folder, sorted.
-    static func names(in folder: String) -> [String] {
-        guard let listing = opendir(folder) else { return [] }
-        defer { closedir(listing) }
-        var names: [String] = []
-        while let entry = readdir(listing) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
-    }
+    static func names(in folder: String) -> [String] { folderEntries(folder) }
 
     static func fileType(_ path: String) -> mode_t? {
         var info = stat()
