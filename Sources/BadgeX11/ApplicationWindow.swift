@@ -60,6 +60,22 @@ public final class ApplicationWindow {
         surface.map()
     }
 
+    /// Asks the window manager to resize the window to `width` × `height` device pixels (at least
+    /// 1, at most 32767; without a window manager the server does it at once). The window manager
+    /// may choose another size. ``width`` and ``height`` follow, and the back buffer is made anew,
+    /// when the server confirms it: ``handle(_:)`` returns ``Event/resized(width:height:)``.
+    public func resize(width: Int, height: Int) {
+        guard surface.exists else { return }
+        surface.requestSize(width: width, height: height)
+    }
+
+    /// Asks the window manager to move the window to (`x`, `y`) on the screen, in device pixels
+    /// (without a window manager the server does it at once). The window manager may place it
+    /// elsewhere.
+    public func move(x: Int, y: Int) {
+        surface.move(x: x, y: y)
+    }
+
     /// Sets the title (WM_NAME and _NET_WM_NAME), written only when it changed.
     public func setTitle(_ title: String) {
         properties.setTitle(title)
