@@ -3,7 +3,7 @@ import BadgeDrawing
 import CXCB
 
 /// A top-level window of your own that you draw into: the window of an application that embeds a
-/// badge toolbar (``ToolbarHost/Placement/child(of:x:y:)``) beside content of its own.
+/// badge toolbar (``ToolbarHost/Placement/child(of:x:y:identity:)``) beside content of its own.
 ///
 /// It carries the application's identity (WM_CLASS, WM_PROTOCOLS, hints, size hints, process and
 /// machine, window type) like the toolbar's own windows do, answers the window manager's ping, and

@@ -58,7 +58,7 @@ extension XConnection {
     /// that BadgeKit's windows share it instead of opening a second one.
     ///
     /// - Parameters:
-    ///   - unsafeConnection: an `xcb_connection_t *` that works (`xcb_connection_has_error` is 0).
+    ///   - connection: an `xcb_connection_t *` that works (`xcb_connection_has_error` is 0).
     ///     You keep owning it: BadgeKit never disconnects it, and you disconnect it after this call
     ///     returns, never during it.
     ///   - screen: the screen to use, as `xcb_connect` reported it.

@@ -4,9 +4,11 @@ import Glibc
 
 /// An open connection to an X server and its default screen.
 ///
-/// Owns the `xcb_connection_t` and closes it when released. Not Sendable: it belongs to the one
-/// thread that runs the event loop. Code outside BadgeKit reaches the raw connection only inside
-/// ``withUnsafeConnection(_:)``.
+/// Owns the `xcb_connection_t` it opened (``init(display:)``) and closes it when released; a
+/// connection your program opened itself is borrowed for a scope instead
+/// (``withAdopted(unsafeConnection:screen:displayName:_:)``) and never closed. Not Sendable: it
+/// belongs to the one thread that runs the event loop. Code outside BadgeKit reaches the raw
+/// connection only inside ``withUnsafeConnection(_:)``.
 public final class XConnection {
     /// The raw connection, for BadgeKit's own modules on the owning thread.
     package let handle: OpaquePointer
