@@ -3,7 +3,7 @@ import BadgeDrawing
 import CXCB
 
 /// A top-level window of your own that you draw into: the window of an application that embeds a
-/// badge toolbar (``ToolbarHost/Placement/child(of:x:y:)``) beside content of its own.
+/// badge toolbar (``ToolbarHost/Placement/child(of:x:y:identity:)``) beside content of its own.
 ///
 /// It carries the application's identity (WM_CLASS, WM_PROTOCOLS, hints, size hints, process and
 /// machine, window type) like the toolbar's own windows do, answers the window manager's ping, and
@@ -58,6 +58,22 @@ public final class ApplicationWindow {
     /// Maps (shows) the window.
     public func map() {
         surface.map()
+    }
+
+    /// Asks the window manager to resize the window to `width` × `height` device pixels (at least
+    /// 1, at most 32767; without a window manager the server does it at once). The window manager
+    /// may choose another size. ``width`` and ``height`` follow, and the back buffer is made anew,
+    /// when the server confirms it: ``handle(_:)`` returns ``Event/resized(width:height:)``.
+    public func resize(width: Int, height: Int) {
+        guard surface.exists else { return }
+        surface.requestSize(width: width, height: height)
+    }
+
+    /// Asks the window manager to move the window to (`x`, `y`) on the screen, in device pixels
+    /// (without a window manager the server does it at once). The window manager may place it
+    /// elsewhere.
+    public func move(x: Int, y: Int) {
+        surface.move(x: x, y: y)
     }
 
     /// Sets the title (WM_NAME and _NET_WM_NAME), written only when it changed.

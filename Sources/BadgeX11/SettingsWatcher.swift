@@ -25,8 +25,9 @@ package final class SettingsWatcher {
     package init(connection x: XConnection, atoms: Atoms) {
         self.x = x
         self.atoms = atoms
-        let mask: [UInt32] = [XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue]
-        xcb_change_window_attributes(x.handle, x.root, XCB_CW_EVENT_MASK.rawValue, mask)
+        // Added to the client's mask on the root, never replacing it: the connection may be the
+        // application's own (XConnection.withAdopted), with root events of its own selected.
+        try? x.addEventMask(XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue, to: x.root)
         resourceScale = XResources.deviceScale(connection: x, atoms: atoms)
         findOwner()
         settings = DesktopSettings(xsettings: xsettings, resourceScale: resourceScale)
@@ -77,10 +78,10 @@ package final class SettingsWatcher {
         let window = reply.pointee.owner
         free(reply)
         guard window != 0 else { return }
-        let mask: [UInt32] = [XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue]
         // Checked: the owner may be gone already (then there is no manager).
-        if let error = xcb_request_check(x.handle, xcb_change_window_attributes_checked(x.handle, window, XCB_CW_EVENT_MASK.rawValue, mask)) {
-            free(error)
+        do {
+            try x.addEventMask(XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue | XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue, to: window)
+        } catch {
             return
         }
         owner = window

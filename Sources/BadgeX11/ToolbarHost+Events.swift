@@ -50,8 +50,10 @@ extension ToolbarHost {
             exposed = exposed.map { $0.union(rect) } ?? rect
         case XCB_REPARENT_NOTIFY:
             knownOrigin = nil
+            recordPlacement(event)
         case XCB_CONFIGURE_NOTIFY:
             knownOrigin = nil
+            recordPlacement(event)
             let (width, height) = event.withEvent(as: xcb_configure_notify_event_t.self) { (Int($0.width), Int($0.height)) }
             resized(width: width, height: height)
         case XCB_MAP_NOTIFY:

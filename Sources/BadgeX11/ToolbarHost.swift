@@ -9,8 +9,9 @@ import Glibc
 ///
 /// Two placements:
 /// - ``Placement/topLevel(_:)``: a top-level window of its own, with the application's identity.
-/// - ``Placement/child(of:x:y:)``: a child window inside a window the caller already has, for a
-///   toolbar that is part of a larger window.
+/// - ``Placement/child(of:x:y:identity:)``: a child window inside a window the caller already
+///   has, for a toolbar that is part of a larger window. Place it with ``move(x:y:)``,
+///   ``resize(width:height:)``, ``show()`` and ``hide()``; ``frame`` says where it is.
 ///
 /// Two ways to run it:
 /// - in BadgeKit's loop: ``run()``, or ``attach(to:)`` on an ``EventLoop`` beside the
@@ -19,6 +20,12 @@ import Glibc
 ///   most ``pollTimeout``, hand each event to ``handle(_:)`` (or call ``dispatchEvents()``), call
 ///   ``serviceBuses()``, then ``refresh()``.
 ///
+/// Lifetime: the host's window lives as long as the host. Releasing the host destroys its window
+/// (and its tooltip window) without reporting anything; ``close()`` destroys it now and reports
+/// ``Event/detached``, as does a window destroyed by someone else (another client, or the
+/// destruction of the window it is embedded in): a detached host draws nothing more, and keeps
+/// its toolbar and counts. A host never closes its ``XConnection``.
+///
 /// Not Sendable: the host, its connection and its toolbar belong to the thread that runs the loop.
 public final class ToolbarHost {
     /// Where the toolbar's window goes.
@@ -26,8 +33,9 @@ public final class ToolbarHost {
         /// A top-level window of its own, with this identity (WM_CLASS, title, icon).
         case topLevel(ApplicationIdentity)
         /// A child window at (`x`, `y`) device pixels inside the window `parent`, which another
-        /// part of the program owns (on this connection or any other).
-        case child(of: UInt32, x: Int, y: Int)
+        /// part of the program owns (on this connection or any other). The windows the host
+        /// makes besides it (the tooltip) carry `identity` (WM_CLASS); nil: the program's name.
+        case child(of: UInt32, x: Int, y: Int, identity: ApplicationIdentity? = nil)
     }
 
     /// What the host tells its owner.
@@ -143,7 +151,7 @@ public final class ToolbarHost {
             let notification = StartupNotification.take()
             notification?.announce(on: surface.window, connection: connection, atoms: atoms)
             startup = notification
-        case .child(let parent, let x, let y):
+        case .child(let parent, let x, let y, _):
             identity = nil
             surface = try WindowSurface(connection: connection, parent: parent, x: x, y: y,
                                         width: size.width, height: size.height, what: "the toolbar window")
@@ -182,7 +190,7 @@ public final class ToolbarHost {
         }
         do {
             let tooltips = try TooltipController(connection: connection, atoms: atoms,
-                                                 identity: identity ?? ApplicationIdentity(instanceName: "badgekit", title: ""),
+                                                 identity: identityOfCreatedWindows,
                                                  text: renderer.text, clock: clock)
             tooltips.onChange = { [weak self] info in self?.onEvent?(.tooltipChanged(info)) }
             tooltips.onWarning = { [weak self] message in self?.warn(message) }
@@ -337,7 +345,7 @@ public final class ToolbarHost {
 
     /// Asks for a new size of the toolbar's window in device pixels (a child window is resized at
     /// once; a top-level one as its window manager allows). The toolbar is laid out again when the
-    /// server confirms the size.
+    /// server confirms the size. The same as ``resize(width:height:)``.
     public func requestSize(width: Int, height: Int) {
         guard isAttached else { return }
         surface.requestSize(width: width, height: height)

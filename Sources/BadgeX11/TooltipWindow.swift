@@ -20,9 +20,8 @@ package final class TooltipWindow {
     private let gc: xcb_gcontext_t
     private var image: ImageSurface?
 
-    /// Creates the (unmapped) tooltip window.
-    /// Creates the (unmapped) tooltip window; its WM_CLASS is the application's with "-tooltip"
-    /// appended to the instance name.
+    /// Creates the (unmapped) tooltip window; its WM_CLASS is the application's, as GTK's tooltips
+    /// have (its window type, `_NET_WM_WINDOW_TYPE_TOOLTIP`, says what it is).
     package init(connection x: XConnection, atoms: Atoms, identity: ApplicationIdentity) throws(X11Error) {
         self.x = x
         visual = try x.windowVisual()
@@ -32,9 +31,7 @@ package final class TooltipWindow {
             | XCB_CW_EVENT_MASK.rawValue
         window = try x.createWindow("the tooltip window", width: 1, height: 1, mask: mask, values: values)
         gc = x.createCopyGC(for: window)
-        var tooltipIdentity = identity
-        tooltipIdentity.instanceName += "-tooltip"
-        x.setProperty(XCB_ATOM_WM_CLASS.rawValue, of: window, type: XCB_ATOM_STRING.rawValue, bytes: tooltipIdentity.wmClassBytes)
+        x.setProperty(XCB_ATOM_WM_CLASS.rawValue, of: window, type: XCB_ATOM_STRING.rawValue, bytes: identity.wmClassBytes)
         x.setProperty32(atoms.netWMWindowType, of: window, type: XCB_ATOM_ATOM.rawValue, values: [atoms.netWMWindowTypeTooltip])
     }
 

@@ -24,9 +24,14 @@ package final class WindowSurface {
     package var uploadMethod: String { shared == nil ? "putimage" : "shm" }
     /// False once the server destroyed the window (it is not destroyed again).
     package var exists = true
+    /// Where the window is in its parent's coordinates (the root's for a top-level window) and its
+    /// size, in device pixels: what was last asked for, or what the server last said.
+    package internal(set) var frame = PixelRect(x: 0, y: 0, width: 1, height: 1)
+    /// The window's parent now: the one it was made in, or a window manager's frame after a reparent.
+    package var parent: xcb_window_t = 0
     /// The largest side of the back buffer, in device pixels.
     private let bufferLimit: Int
-    private let x: XConnection
+    let x: XConnection
     private let visual: WindowVisual
     private let gc: xcb_gcontext_t
 
@@ -67,6 +72,8 @@ package final class WindowSurface {
         window = try x.createWindow(what, parent: parent, x: originX, y: originY, width: self.width, height: self.height,
                                     mask: mask, values: values)
         gc = x.createCopyGC(for: window)
+        frame = PixelRect(x: originX, y: originY, width: self.width, height: self.height)
+        self.parent = parent ?? x.root
     }
 
     deinit {
@@ -105,6 +112,8 @@ package final class WindowSurface {
     package func requestSize(width: Int, height: Int) {
         let values: [UInt32] = [UInt32(max(1, min(width, 32_767))), UInt32(max(1, min(height, 32_767)))]
         xcb_configure_window(x.handle, window, UInt16(XCB_CONFIG_WINDOW_WIDTH.rawValue | XCB_CONFIG_WINDOW_HEIGHT.rawValue), values)
+        frame.width = Int(values[0])
+        frame.height = Int(values[1])
     }
 
     /// The whole window, in device pixels.

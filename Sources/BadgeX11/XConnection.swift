@@ -4,9 +4,11 @@ import Glibc
 
 /// An open connection to an X server and its default screen.
 ///
-/// Owns the `xcb_connection_t` and closes it when released. Not Sendable: it belongs to the one
-/// thread that runs the event loop. Code outside BadgeKit reaches the raw connection only inside
-/// ``withUnsafeConnection(_:)``.
+/// Owns the `xcb_connection_t` it opened (``init(display:)``) and closes it when released; a
+/// connection your program opened itself is borrowed for a scope instead
+/// (``withAdopted(unsafeConnection:screen:displayName:_:)``) and never closed. Not Sendable: it
+/// belongs to the one thread that runs the event loop. Code outside BadgeKit reaches the raw
+/// connection only inside ``withUnsafeConnection(_:)``.
 public final class XConnection {
     /// The raw connection, for BadgeKit's own modules on the owning thread.
     package let handle: OpaquePointer
@@ -32,9 +34,13 @@ public final class XConnection {
     /// The largest request the server accepts, in bytes.
     package let maximumRequestBytes: Int
 
+    /// False for a connection adopted with ``withAdopted(unsafeConnection:screen:displayName:_:)``:
+    /// the caller owns it, and BadgeKit never disconnects it.
+    package let ownsConnection: Bool
+
     /// Connects to `display` (nil: `$DISPLAY`). Throws ``X11Error/noDisplay`` or
     /// ``X11Error/cannotOpenDisplay(_:reason:)`` naming the display and the reason.
-    public init(display: String? = nil) throws(X11Error) {
+    public convenience init(display: String? = nil) throws(X11Error) {
         let name = display ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
         guard !name.isEmpty else { throw .noDisplay }
         var screenNumber: Int32 = 0
@@ -46,40 +52,42 @@ public final class XConnection {
             xcb_disconnect(connection)
             throw .cannotOpenDisplay(name, reason: Self.describe(connectionError: status))
         }
-        guard let setup = xcb_get_setup(connection) else {
+        let screen: ScreenSetup
+        do {
+            screen = try ScreenSetup(connection: connection, screenNumber: Int(screenNumber))
+        } catch {
             xcb_disconnect(connection)
-            throw .cannotOpenDisplay(name, reason: "the server sent no setup")
+            throw .cannotOpenDisplay(name, reason: error.reason)
         }
-        var iterator = xcb_setup_roots_iterator(setup)
-        var index: Int32 = 0
-        while index < screenNumber, iterator.rem > 0 {
-            xcb_screen_next(&iterator)
-            index += 1
-        }
-        guard iterator.rem > 0, let screen = iterator.data else {
-            xcb_disconnect(connection)
-            throw .cannotOpenDisplay(name, reason: "it has no screen \(screenNumber)")
-        }
-        handle = connection
-        displayName = name
-        root = screen.pointee.root
-        screenWidth = Int(screen.pointee.width_in_pixels)
-        screenHeight = Int(screen.pointee.height_in_pixels)
-        rootDepth = screen.pointee.root_depth
-        rootVisual = screen.pointee.root_visual
-        imageByteOrderIsLSB = setup.pointee.image_byte_order == UInt8(XCB_IMAGE_ORDER_LSB_FIRST.rawValue)
-        var bpp = 32
-        var formats = xcb_setup_pixmap_formats_iterator(setup)
-        while formats.rem > 0, let format = formats.data {
-            if format.pointee.depth == screen.pointee.root_depth { bpp = Int(format.pointee.bits_per_pixel) }
-            xcb_format_next(&formats)
-        }
-        bitsPerPixel = bpp
-        visualChoice = Self.chooseVisual(setup: setup, screen: screen)
-        maximumRequestBytes = Int(xcb_get_maximum_request_length(connection)) * 4
+        self.init(handle: connection, displayName: name, screen: screen, ownsConnection: true)
     }
 
-    deinit { xcb_disconnect(handle) }
+    /// The one place both ways in (connecting, adopting) set the connection up.
+    package init(handle connection: OpaquePointer, displayName name: String, screen: ScreenSetup, ownsConnection: Bool) {
+        handle = connection
+        displayName = name
+        self.ownsConnection = ownsConnection
+        root = screen.root
+        screenWidth = screen.width
+        screenHeight = screen.height
+        rootDepth = screen.rootDepth
+        rootVisual = screen.rootVisual
+        imageByteOrderIsLSB = screen.imageByteOrderIsLSB
+        bitsPerPixel = screen.bitsPerPixel
+        visualChoice = screen.visualChoice
+        maximumRequestBytes = screen.maximumRequestBytes
+    }
+
+    deinit {
+        if ownsConnection {
+            xcb_disconnect(handle)
+        } else {
+            // The caller's connection lives on: free what the connection itself made, and send
+            // what the released windows and buffers asked for (their destruction) now.
+            if let visualColormap { xcb_free_colormap(handle, visualColormap) }
+            _ = xcb_flush(handle)
+        }
+    }
 
     /// The visual the shell's windows use, by ``WindowVisual``'s policy. Throws
     /// ``X11Error/unavailable(_:reason:)`` naming what the screen offers when none can be drawn in
@@ -88,7 +96,7 @@ public final class XConnection {
         try visualChoice.get()
     }
 
-    private static func chooseVisual(setup: UnsafePointer<xcb_setup_t>, screen: UnsafeMutablePointer<xcb_screen_t>)
+    static func chooseVisual(setup: UnsafePointer<xcb_setup_t>, screen: UnsafeMutablePointer<xcb_screen_t>)
         -> Result<WindowVisual, X11Error> {
         var formats: [(depth: Int, bitsPerPixel: Int, scanlinePad: Int)] = []
         var formatIterator = xcb_setup_pixmap_formats_iterator(setup)
