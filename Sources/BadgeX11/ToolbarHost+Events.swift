@@ -39,7 +39,9 @@ extension ToolbarHost {
             if Int32(code) == XCB_EXPOSE, event.withEvent(as: xcb_expose_event_t.self, { $0.count }) == 0 { tooltips.expose() }
             return .taken
         }
-        guard target == surface.window, isAttached else { return .notTaken }
+        guard target == surface.window else { return .notTaken }
+        // A closed or detached host's window: events already on their way are still its own.
+        guard isAttached else { return .taken }
         switch Int32(code) {
         case XCB_DESTROY_NOTIFY:
             detach()
