@@ -138,7 +138,9 @@ extension ToolbarHost {
     }
 
     /// The loop sources of the buses the host uses now.
-    var busSources: [EventLoop.Source] { [sessionBusSource, accessibilitySource].compactMap { $0 } }
+    var busSources: [EventLoop.Source] {
+        [session.sessionBus?.source(named: "session-bus"), accessibilitySource].compactMap { $0 }
+    }
 
     /// The buses the host uses now.
     var buses: [BusConnection] { [sessionBus, accessibility?.bus].compactMap { $0 } }

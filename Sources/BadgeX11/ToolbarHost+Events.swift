@@ -29,10 +29,8 @@ extension ToolbarHost {
             return .shared
         }
         if event.isError { return handleError(event) }
-        if let settingsWatcher, settingsWatcher.concerns(event) {
-            if settingsWatcher.handle(event) { onEvent?(.desktopSettingsChanged(desktopSettings)) }
-            if event.window != surface.window { return .shared }
-        }
+        // The session reads it once and tells every host; it is everyone's.
+        if session.handleSettingsEvent(event), event.window != surface.window { return .shared }
         if surface.handleUploadCompletion(event) { return .taken }
         guard let target = event.window else { return .notTaken }
         if let tooltips, target == tooltips.windowID {

@@ -130,11 +130,11 @@ public final class ToolbarHost {
         self.connection = connection
         self.placement = placement
         self.clock = clock
-        let atoms = try Atoms(connection: connection)
+        let session = try DesktopSession.session(of: connection)
+        self.session = session
+        let atoms = session.atoms
         self.atoms = atoms
-        let watcher = SettingsWatcher(connection: connection, atoms: atoms)
-        settingsWatcher = watcher
-        let scale = scale.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? watcher.settings.scale ?? 1
+        let scale = scale.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? session.settings.scale ?? 1
         // The window's size needs no text: it is mapped before anything is measured or drawn.
         let size = toolbar.preferredSize.pixels(scale: scale)
         switch placement {
@@ -173,6 +173,7 @@ public final class ToolbarHost {
         toolbar.layout(size: toolbar.preferredSize, scale: scale, direction: toolbar.direction)
         toolbar.focusFirstButton()
         connection.router.register(self)
+        session.register(self)
     }
 
     /// What the first frame does not need: the keymap, the tooltip window (and, through the first
@@ -202,41 +203,18 @@ public final class ToolbarHost {
         startAccessibility()
     }
 
-    /// Connects to the session bus (after the first frame: connecting and the portal's answer never
-    /// delay it) and asks the portal for its colour scheme. Nothing waits on the bus: a bus that
-    /// refuses, stalls or goes away is tried again with pauses (the bus connection).
+    /// Connects the session's buses (after the first frame: connecting and the portal's answer never
+    /// delay it). Nothing waits on a bus: one that refuses, stalls or goes away is tried again.
     func startSessionBus() {
-        guard let text = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }), !text.isEmpty else { return }
-        let address: DBusAddress
-        do {
-            address = try DBusAddress(text)
-        } catch {
-            warn("DBUS_SESSION_BUS_ADDRESS cannot be used (\(error)); carrying on without the session bus")
-            return
-        }
-        let sessionBus = BusConnection(address: address, label: "the session bus")
-        self.sessionBus = sessionBus
-        let portal = PortalAppearance(bus: sessionBus)
-        portal.onChange = { [weak self] in
-            guard let self else { return }
-            self.onEvent?(.desktopSettingsChanged(self.desktopSettings))
-        }
-        self.portal = portal
-        let source = sessionBus.source(named: "session-bus")
-        sessionBusSource = source
-        attachedLoop?.add(source)
+        session.onWarning = { [weak self] in self?.warn($0) }
+        session.startBuses()
     }
 
-    /// Follows XSETTINGS and the X resources.
-    var settingsWatcher: SettingsWatcher?
-    /// The session bus (with `DBUS_SESSION_BUS_ADDRESS`, from the first frame on): the portal,
-    /// finding the accessibility bus, and what the application publishes there.
-    package private(set) var sessionBus: BusConnection?
-    /// The session bus's loop source.
-    var sessionBusSource: EventLoop.Source?
-    /// Follows the desktop portal's colour scheme (with a session bus; serviced by the loop the host
-    /// is attached to).
-    var portal: PortalAppearance?
+    /// The session this host shares with every other host on its connection: the desktop's
+    /// settings and the session bus.
+    public let session: DesktopSession
+    /// The session bus (with `DBUS_SESSION_BUS_ADDRESS`, from the first frame on), the session's.
+    package var sessionBus: BusConnection? { session.sessionBus }
     /// The AT-SPI2 bridge, once an accessibility bus was found, and its loop source.
     var accessibility: AccessibilityBridge?
     var accessibilitySource: EventLoop.Source?
@@ -304,11 +282,7 @@ public final class ToolbarHost {
 
     /// What the desktop's settings say now (XSETTINGS and the X resources).
     /// The portal's `color-scheme`, where it states a preference, wins over the XSETTINGS theme.
-    public var desktopSettings: DesktopSettings {
-        var settings = settingsWatcher?.settings ?? DesktopSettings()
-        if let scheme = portal?.colorScheme, scheme == 1 || scheme == 2 { settings.prefersDark = scheme == 1 }
-        return settings
-    }
+    public var desktopSettings: DesktopSettings { session.settings }
 
     /// Lays the toolbar out at a new device scale (0.5…4; others are ignored), asks for the
     /// window's new preferred size, and repaints.
@@ -439,7 +413,7 @@ public final class ToolbarHost {
         }
         loop.addDeadline(named: "toolbar") { [weak self] in self?.timeUntilNextDeadline }
         attachedLoop = loop
-        if let sessionBusSource { loop.add(sessionBusSource) }
+        session.add(to: loop)
         if let accessibilitySource { loop.add(accessibilitySource) }
     }
 

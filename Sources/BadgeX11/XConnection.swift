@@ -178,6 +178,9 @@ public final class XConnection {
     /// Which host each event belongs to, and the events set aside for the caller.
     package let router = EventRouter()
 
+    /// The desktop session its hosts share (``DesktopSession/session(of:)``), while one lives.
+    package weak var session: DesktopSession?
+
     /// A fresh resource id (window, pixmap, GC).
     package func generateID() -> UInt32 { xcb_generate_id(handle) }
 

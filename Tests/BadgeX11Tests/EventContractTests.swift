@@ -108,4 +108,40 @@ import XvfbHarness
         #expect(try caller.pump { settingsHeard.allSatisfy { $0 > 0 } }, "settings heard by the hosts: \(settingsHeard)")
         #expect(hostA.desktopSettings.scale == 2 && hostB.desktopSettings.scale == 2)
     }
+
+    @Test("Two hosts on one connection share one session; its wait covers the caller's own descriptors")
+    func oneSession() throws {
+        let server = try XvfbServer.start()
+        let connection = try XConnection(display: server.display)
+        let window = try ApplicationWindow(connection: connection, identity: ToolbarHostTests.identity, width: 300, height: 200)
+        let (toolbarA, rendererA) = try ToolbarHostTests.makeToolbar()
+        let (toolbarB, rendererB) = try ToolbarHostTests.makeToolbar()
+        let hostA = try ToolbarHost(toolbar: toolbarA, renderer: rendererA, connection: connection,
+                                    placement: .child(of: window.id, x: 0, y: 0), scale: 1)
+        let hostB = try ToolbarHost(toolbar: toolbarB, renderer: rendererB, connection: connection,
+                                    placement: .child(of: window.id, x: 0, y: 100), scale: 1)
+        let session = hostA.session
+        let found = try DesktopSession.session(of: connection)
+        #expect(session === hostB.session && session === found)
+        #expect(session.hosts.count == 2)
+        window.map()
+        var ready = 0
+        for host in [hostA, hostB] { host.onEvent = { if case .ready = $0 { ready += 1 } } }
+        // The caller's own loop with nothing but BadgeKit's types: a pipe of its own beside the hosts.
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        let mine = DesktopSession.PollDescriptor(fileDescriptor: ends[0], interest: .readable)
+        let deadline = Deadline(seconds: 10)
+        while ready < 2, !deadline.hasPassed {
+            while let event = connection.nextEvent() { _ = session.hosts.contains { $0.handle(event) } }
+            for host in session.hosts { try host.refresh() }
+            #expect(session.wait(alsoWatching: [mine], timeout: 0.2).isEmpty, "nothing was written to the pipe")
+        }
+        #expect(ready == 2)
+        #expect(session.pollDescriptors.first?.fileDescriptor == connection.fileDescriptor)
+        var byte: UInt8 = 1
+        #expect(write(ends[1], &byte, 1) == 1)
+        #expect(session.wait(alsoWatching: [mine], timeout: 5) == [mine], "the caller's descriptor was not reported")
+    }
 }
