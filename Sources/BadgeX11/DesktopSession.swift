@@ -171,7 +171,10 @@ public final class DesktopSession {
     /// Sleeps until the X connection, a bus or one of `descriptors` is ready, or the next deadline
     /// (or `timeout` seconds, whichever is sooner) passes; then services the buses. Returns the
     /// descriptors of yours that are ready. Events set aside for you make it return at once.
+    /// Events that a reply pulled into XCB's queue do not make the socket readable: such an event is
+    /// set aside for ``XConnection/nextEvent()`` and the wait does not sleep.
     public func wait(alsoWatching descriptors: [PollDescriptor] = [], timeout: Double? = nil) -> [PollDescriptor] {
+        if let queued = connection.nextQueuedEventFromServer() { connection.router.setAside(queued) }
         let own = pollDescriptors
         var set = (own + descriptors).map { descriptor -> pollfd in
             var events: Int16 = 0

@@ -42,25 +42,20 @@ final class MailClient {
         window.map()
     }
 
-    /// The example's own loop: wait on the connection and the host's buses for at most the host's
-    /// timeout, give every event to the host first, let it service its buses, then refresh it (it
-    /// draws only what changed).
+    /// The example's own loop: give every event to the host first (what it does not take is the
+    /// window's), refresh the host (it draws only what changed), then sleep on everything the
+    /// desktop session watches (the X connection, and the buses for screen readers and the portal)
+    /// until something is ready or due.
     func run() throws {
+        let session = host.session
         while running {
             while let event = connection.nextEvent() {
                 if !host.handle(event) { handleMine(event) }
             }
             try host.refresh()
-            if let queued = connection.nextQueuedEvent() {
-                if !host.handle(queued) { handleMine(queued) }
-                continue
-            }
             guard running else { break }
-            // The X connection, and the buses the host uses (screen readers, the desktop portal).
-            var descriptors = [pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)] + host.busDescriptors
-            if poll(&descriptors, nfds_t(descriptors.count), host.pollTimeout) < 0, errno != EINTR { break }
+            _ = session.wait()
             if let failure = connection.failure { throw failure }
-            host.serviceBuses()
         }
     }
 
