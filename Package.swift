@@ -18,7 +18,7 @@ let package = Package(
     targets: [
         // C libraries from Debian -dev packages, one per pkg-config family.
         systemLibrary("CXCB", pkgConfig: "xcb", apt: ["libxcb1-dev"]),
-        systemLibrary("CXCBTest", pkgConfig: "xcb-xtest", apt: ["libxcb-xtest0-dev"]),
+        systemLibrary("CXvfbHarness", pkgConfig: "xcb-xtest", apt: ["libxcb-xtest0-dev"]),
         systemLibrary("CXCBICCCM", pkgConfig: nil, apt: ["libxcb-icccm4-dev"]),  // header only: structs and flag names
         systemLibrary("CXCBShm", pkgConfig: "xcb-shm", apt: ["libxcb-shm0-dev"]),
         systemLibrary("CXCBSync", pkgConfig: "xcb-sync", apt: ["libxcb-sync-dev"]),
@@ -27,7 +27,7 @@ let package = Package(
         systemLibrary("CPangoCairo", pkgConfig: nil, apt: ["libpango-1.0-0", "libpangocairo-1.0-0"]),  // dlopen()ed when text is first shaped
         systemLibrary("CRsvg", pkgConfig: nil, apt: ["librsvg2-2"]),  // dlopen()ed on demand
         systemLibrary("CXKBCommonX11", pkgConfig: "xkbcommon-x11", apt: ["libxkbcommon-x11-dev", "libxcb-xkb-dev"]),
-        systemLibrary("CLinuxEvents", pkgConfig: nil, apt: ["libc6-dev"]),
+        systemLibrary("CGlibcExtras", pkgConfig: nil, apt: ["libc6-dev"]),
         systemLibrary("CDBus", pkgConfig: "dbus-1", apt: ["libdbus-1-dev"]),  // linked: test harness only
         systemLibrary("CDBusProtocol", pkgConfig: nil, apt: ["libdbus-1-dev"]),  // header only: the protocol's constants
         systemLibrary("CAtspi", pkgConfig: nil, apt: ["libatspi2.0-dev"]),  // header only: AT-SPI2's role, state and name constants
@@ -62,7 +62,7 @@ let package = Package(
         // tooltips, the window icon, the event loop and the toolbar host. It knows no application.
         .target(
             name: "BadgeX11",
-            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CXCBICCCM", "CXCBShm", "CXCBSync", "CCairo", "CXKBCommonX11", "CLinuxEvents", "CDBusProtocol", "CAtspi"]
+            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CXCBICCCM", "CXCBShm", "CXCBSync", "CCairo", "CXKBCommonX11", "CGlibcExtras", "CDBusProtocol", "CAtspi"]
         ),
         // Blocks SIGTERM, SIGINT and SIGHUP in the demo's ELF pre-initializer, before any library's
         // initializer or Swift code runs, so a signal at any moment after exec ends it cleanly.
@@ -71,7 +71,7 @@ let package = Package(
         // channel, the dock badge and the exit statuses. The product keeps its name, badge-demo.
         .executableTarget(
             name: "BadgeDemo",
-            dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeX11", "CDBusProtocol", "CLinuxEvents", "CEarlySignals"]
+            dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeX11", "CDBusProtocol", "CGlibcExtras", "CEarlySignals"]
         ),
 
         // `make bench`: the README's figures (the bare C baseline is Benchmarks/peers/c-badge-toolbar.c).
@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(name: "badge-icon-masks", dependencies: ["BadgeDrawing", "BadgeResources"]),
 
         // Test support: private Xvfb servers, XTEST input, GetImage capture, child processes.
-        .target(name: "XvfbHarness", dependencies: ["BadgeCore", "BadgeControl", "BadgeX11", "CXCB", "CXCBTest", "CXCBDamage", "CXCBSync", "CDBus"]),
+        .target(name: "XvfbHarness", dependencies: ["BadgeCore", "BadgeControl", "BadgeX11", "CXCB", "CXvfbHarness", "CXCBDamage", "CXCBSync", "CDBus"]),
 
         // Test support shared by test targets: the trait that makes in-process cairo drawing take turns.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

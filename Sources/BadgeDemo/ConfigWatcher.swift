@@ -1,5 +1,5 @@
 import BadgeX11
-import CLinuxEvents
+import CGlibcExtras
 import Glibc
 
 /// Where the demo's config file is, and its changes as they happen: without `--config`, the first

@@ -1,5 +1,5 @@
 import BadgeCore
-import CLinuxEvents
+import CGlibcExtras
 import Glibc
 
 /// The user's locale, as a desktop program adopts it: `setlocale(LC_ALL, "")` from `LANG`,

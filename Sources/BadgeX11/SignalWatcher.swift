@@ -1,4 +1,4 @@
-import CLinuxEvents
+import CGlibcExtras
 import Glibc
 
 /// Signals as events of the loop: the signals are blocked (so their default action, usually to

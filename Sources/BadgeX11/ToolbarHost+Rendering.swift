@@ -1,6 +1,6 @@
 import BadgeCore
 import BadgeDrawing
-import CLinuxEvents
+import CGlibcExtras
 import Glibc
 
 /// Drawing: damaged rectangles into the back buffer, copied to the window; then the window state

@@ -1,5 +1,5 @@
 import BadgeCore
-import CXCBTest
+import CXvfbHarness
 import Glibc
 import BadgeControl
 

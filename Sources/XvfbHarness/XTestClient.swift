@@ -1,7 +1,7 @@
 import BadgeCore
 import BadgeX11
 import CXCB
-import CXCBTest
+import CXvfbHarness
 import Glibc
 
 /// Core event codes used with XTEST FakeInput.

@@ -1,6 +1,6 @@
 import BadgeCore
 import CXCB
-import CXCBTest
+import CXvfbHarness
 import Glibc
 
 /// Faults and load from outside the app: destroying its window, killing its connection, input bursts

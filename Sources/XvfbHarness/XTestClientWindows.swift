@@ -1,6 +1,6 @@
 import BadgeCore
 import CXCB
-import CXCBTest
+import CXvfbHarness
 import Glibc
 
 /// Keyboard input by keysym, input focus and window-management requests for end-to-end tests.

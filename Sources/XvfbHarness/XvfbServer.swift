@@ -1,4 +1,4 @@
-import CXCBTest
+import CXvfbHarness
 import Glibc
 
 /// A private Xvfb server for one test: `Xvfb -displayfd FD -screen 0 WxHxD -nolisten tcp -noreset`,

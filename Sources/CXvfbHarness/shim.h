@@ -1,3 +1,5 @@
+/* The test harness's C: XTEST input, a raw X-Resource request, and process helpers (pipe2,
+   pidfd_open, environ, closefrom for posix_spawn) that Swift's Glibc module does not expose. */
 #include <xcb/xcb.h>
 #include <xcb/xtest.h>
 
