@@ -31,7 +31,7 @@ public struct DesktopLocale: Sendable {
         var unavailable: String?
         if setlocale(LC_ALL, "") == nil {
             let names = ["LC_ALL", "LC_MESSAGES", "LANG"]
-            unavailable = names.compactMap { name -> String? in getenv(name).map { String(cString: $0) } }.first { !$0.isEmpty }
+            unavailable = names.lazy.compactMap(Environment.value).first
             setlocale(LC_ALL, "C")
         }
         let messages = setlocale(LC_MESSAGES, nil).map { String(cString: $0) } ?? "C"
@@ -157,7 +157,7 @@ public struct DesktopLocale: Sendable {
 
     /// `share/locale` beside the executable's `bin` folder, or `BADGEKIT_LOCALEDIR`.
     static func defaultLocaleDirectory() -> String? {
-        if let variable = getenv("BADGEKIT_LOCALEDIR"), variable.pointee != 0 { return String(cString: variable) }
+        if let directory = Environment.value("BADGEKIT_LOCALEDIR") { return directory }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }

@@ -105,7 +105,7 @@ public final class DesktopSession {
     package func startBuses() {
         guard !busesStarted else { return }
         busesStarted = true
-        guard let text = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }), !text.isEmpty else { return }
+        guard let text = Environment.value("DBUS_SESSION_BUS_ADDRESS") else { return }
         let address: DBusAddress
         do {
             address = try DBusAddress(text)

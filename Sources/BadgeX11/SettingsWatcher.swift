@@ -90,19 +90,6 @@ package final class SettingsWatcher {
 
     private func readSettings() {
         guard let owner else { return }
-        var error: UnsafeMutablePointer<xcb_generic_error_t>?
-        let cookie = xcb_get_property(x.handle, 0, owner, settingsAtom, XCB_GET_PROPERTY_TYPE_ANY.rawValue, 0, 1 << 18)
-        guard let reply = xcb_get_property_reply(x.handle, cookie, &error) else {
-            free(error)
-            xsettings = [:]
-            return
-        }
-        defer { free(reply) }
-        let length = Int(xcb_get_property_value_length(reply))
-        guard length > 0, let value = xcb_get_property_value(reply) else {
-            xsettings = [:]
-            return
-        }
-        xsettings = XSetting.decode(Array(UnsafeRawBufferPointer(start: value, count: length)))
+        xsettings = x.property(settingsAtom, of: owner, type: nil, maximumBytes: 1 << 20).map(XSetting.decode) ?? [:]
     }
 }

@@ -22,12 +22,11 @@ extension ToolbarHost {
     /// turns the bridge off (as GTK and Qt do); `AT_SPI_BUS_ADDRESS`; the root window's
     /// `AT_SPI_BUS`; then `org.a11y.Bus.GetAddress` on the session bus, answered without waiting.
     func startAccessibility() {
-        func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
-        if environment("NO_AT_BRIDGE") == "1" {
+        if Environment.value("NO_AT_BRIDGE") == "1" {
             accessibilityStatus = .off("turned off by NO_AT_BRIDGE=1")
             return
         }
-        if let address = environment("AT_SPI_BUS_ADDRESS") ?? rootAccessibilityBus() {
+        if let address = Environment.value("AT_SPI_BUS_ADDRESS") ?? rootAccessibilityBus() {
             connectAccessibility(address: address)
         } else if let sessionBus {
             accessibilityStatus = .connecting
@@ -51,14 +50,7 @@ extension ToolbarHost {
     /// The root window's AT_SPI_BUS (a STRING), or nil.
     private func rootAccessibilityBus() -> String? {
         guard atoms.atSPIBus != 0 else { return nil }
-        let x = connection.handle
-        let cookie = xcb_get_property(x, 0, connection.root, atoms.atSPIBus, XCB_ATOM_STRING.rawValue, 0, 1024)
-        guard let reply = xcb_get_property_reply(x, cookie, nil) else { return nil }
-        defer { free(reply) }
-        let length = Int(xcb_get_property_value_length(reply))
-        guard length > 0, let value = xcb_get_property_value(reply) else { return nil }
-        let text = String(decoding: UnsafeRawBufferPointer(start: value, count: length), as: UTF8.self)
-        return text.isEmpty ? nil : text
+        return connection.textProperty(atoms.atSPIBus, of: connection.root, maximumBytes: 4096)
     }
 
     private func connectAccessibility(address text: String) {

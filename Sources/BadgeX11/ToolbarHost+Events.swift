@@ -229,11 +229,9 @@ extension ToolbarHost {
     /// True when an EWMH window manager runs now (the root's _NET_SUPPORTING_WM_CHECK names a live window).
     private func windowManagerIsRunning() -> Bool {
         let x = connection.handle
-        let cookie = xcb_get_property(x, 0, connection.root, atoms.netSupportingWMCheck, XCB_ATOM_WINDOW.rawValue, 0, 1)
-        guard let reply = xcb_get_property_reply(x, cookie, nil) else { return false }
-        defer { free(reply) }
-        guard xcb_get_property_value_length(reply) == 4, let value = xcb_get_property_value(reply) else { return false }
-        let check = value.load(as: UInt32.self)
+        guard let value = connection.property(atoms.netSupportingWMCheck, of: connection.root, type: XCB_ATOM_WINDOW.rawValue,
+                                               maximumBytes: 4), value.count == 4 else { return false }
+        let check = value.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
         var error: UnsafeMutablePointer<xcb_generic_error_t>?
         let attributes = xcb_get_window_attributes_reply(x, xcb_get_window_attributes(x, check), &error)
         free(error)

@@ -41,7 +41,7 @@ public final class XConnection {
     /// Connects to `display` (nil: `$DISPLAY`). Throws ``X11Error/noDisplay`` or
     /// ``X11Error/cannotOpenDisplay(_:reason:)`` naming the display and the reason.
     public convenience init(display: String? = nil) throws(X11Error) {
-        let name = display ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
+        let name = display ?? Environment.value("DISPLAY") ?? ""
         guard !name.isEmpty else { throw .noDisplay }
         var screenNumber: Int32 = 0
         guard let connection = xcb_connect(name, &screenNumber) else {
@@ -309,7 +309,7 @@ public final class XConnection {
     /// the socket (no extension, a window visual that does not take cairo's pixels unchanged, or
     /// `BADGEKIT_SHM=0`). Asked of the server once, the first time a window buffer is made.
     package lazy var sharedMemoryCompletionEvent: UInt8? = {
-        if let setting = getenv("BADGEKIT_SHM"), String(cString: setting) == "0" { return nil }
+        if Environment.value("BADGEKIT_SHM") == "0" { return nil }
         guard let visual = try? visualChoice.get(), visual.format.matchesCairo else { return nil }
         let name = "MIT-SHM"
         guard let query = xcb_query_extension_reply(handle, xcb_query_extension(handle, UInt16(name.utf8.count), name), nil) else {

@@ -6,13 +6,7 @@ import Glibc
 package enum XResources {
     /// The device scale from Xft.dpi, or nil when the resource is absent or unusable.
     package static func deviceScale(connection x: XConnection, atoms: Atoms) -> Double? {
-        let cookie = xcb_get_property(x.handle, 0, x.root, atoms.resourceManager, XCB_ATOM_STRING.rawValue, 0, 1 << 16)
-        guard let reply = xcb_get_property_reply(x.handle, cookie, nil) else { return nil }
-        defer { free(reply) }
-        let length = Int(xcb_get_property_value_length(reply))
-        guard length > 0, let value = xcb_get_property_value(reply) else { return nil }
-        let bytes = UnsafeRawBufferPointer(start: value, count: length)
-        return scale(fromResources: String(decoding: bytes, as: UTF8.self))
+        x.textProperty(atoms.resourceManager, of: x.root, maximumBytes: 1 << 18).flatMap(scale(fromResources:))
     }
 
     /// Parses "Xft.dpi: 144" out of a resource database string into a scale (1.5); nil if absent or
