@@ -176,12 +176,38 @@ public final class Toolbar {
     }
 
     /// Tab and Shift+Tab: while the ring is hidden, Tab shows it where the focus is and Shift+Tab
-    /// moves to the previous button (the last, from the first); once shown, both move (wrapping).
-    public func advanceFocus(backward: Bool) {
+    /// moves to the previous button (the last, from the first); once shown, both move.
+    ///
+    /// With `wrapping` (a toolbar that is a window of its own), the focus goes round from the last
+    /// button to the first and back. Without it (a toolbar embedded in a larger window), a move
+    /// past the last button (or before the first) leaves the toolbar, as a focus chain hands the
+    /// focus to the next widget: no button keeps the focus, the ring is hidden, and the result is
+    /// false. True while the focus stays in the toolbar.
+    @discardableResult
+    public func advanceFocus(backward: Bool, wrapping: Bool = true) -> Bool {
         if focusIsVisible || focusedButton == nil || backward {
+            if !wrapping, let current = buttons.firstIndex(where: { $0.isFocused }),
+               backward ? current == 0 : current == buttons.count - 1 {
+                resignFocus()
+                return false
+            }
             moveFocus(backward: backward)
         }
         setFocusVisible(true)
+        return focusedButton != nil
+    }
+
+    /// The focus comes in from outside the toolbar: the first button gets it (the last when
+    /// `backward`, as Shift+Tab arrives), with the ring shown, since the keyboard brought it.
+    public func enterFocus(backward: Bool) {
+        focus(backward ? buttons.last : buttons.first)
+        setFocusVisible(true)
+    }
+
+    /// The focus left the toolbar: no button has it, and the ring is hidden.
+    public func resignFocus() {
+        setFocusVisible(false)
+        focus(nil)
     }
 
     /// Moves the focus to the next button (or the previous one when `backward`), wrapping around.

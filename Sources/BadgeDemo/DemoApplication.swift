@@ -232,6 +232,8 @@ final class DemoApplication {
             control?.emit(ControlEvents.accessibility(status))
         case .warning(let message):
             StandardError.write("badge-demo: \(message)")
+        case .focusLeft:
+            break  // a top-level toolbar's focus wraps round: it never leaves
         }
     }
 

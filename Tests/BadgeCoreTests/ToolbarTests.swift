@@ -55,6 +55,29 @@ fileprivate final class SevenPixelMeasurer: TextMeasuring {
         #expect(toolbar.focusedButton?.id == "bell" && toolbar.focusIsVisible, "Shift+Tab moves even from a hidden ring")
     }
 
+    @Test func withoutWrappingTheFocusLeavesPastEitherEndAndComesBackAtTheEnd() throws {
+        let toolbar = makeToolbar()
+        toolbar.enterFocus(backward: false)
+        #expect(toolbar.focusedButton?.id == "bell" && toolbar.focusIsVisible, "Tab brings the focus to the first button, ringed")
+        #expect(toolbar.advanceFocus(backward: false, wrapping: false))
+        #expect(toolbar.focusedButton?.id == "mail")
+        _ = toolbar.takeDamage()
+        #expect(!toolbar.advanceFocus(backward: false, wrapping: false), "Tab past the last button leaves")
+        #expect(toolbar.focusedButton == nil && !toolbar.focusIsVisible)
+        #expect(toolbar.takeDamage() != nil, "the ring that goes is repainted")
+        toolbar.enterFocus(backward: true)
+        #expect(toolbar.focusedButton?.id == "mail" && toolbar.focusIsVisible, "Shift+Tab brings it to the last button")
+        #expect(toolbar.advanceFocus(backward: true, wrapping: false))
+        #expect(!toolbar.advanceFocus(backward: true, wrapping: false), "Shift+Tab before the first button leaves")
+        #expect(toolbar.focusedButton == nil)
+        // With wrapping (the default) the focus goes round instead.
+        toolbar.enterFocus(backward: true)
+        #expect(toolbar.advanceFocus(backward: false))
+        #expect(toolbar.focusedButton?.id == "bell")
+        toolbar.resignFocus()
+        #expect(toolbar.focusedButton == nil && !toolbar.focusIsVisible)
+    }
+
     @Test func rightToLeftMirrorsTheRow() throws {
         let toolbar = makeToolbar(direction: .rightToLeft)
         #expect(try #require(toolbar.button(id: "bell")).frame.minX == 58)

@@ -30,7 +30,8 @@ package struct AccessibleTree: Equatable, Sendable {
         package var size: PixelRect
         /// True while the window is mapped.
         package var isMapped: Bool
-        /// True while the top-level window has the keyboard focus.
+        /// True while the toolbar has the keyboard focus (its top-level window's, or, embedded,
+        /// the focus its caller gave it): only then is its focused button reported focused.
         package var isActive: Bool
 
         /// Describes a window.

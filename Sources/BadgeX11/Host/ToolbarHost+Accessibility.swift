@@ -147,7 +147,7 @@ extension ToolbarHost {
     func accessibleTree() -> AccessibleTree {
         let title: String? = identity.map { _ in wantedWindowState?.title ?? "" }
         let window = AccessibleTree.Window(title: title, size: surface.bounds, isMapped: mapped && isAttached,
-                                           isActive: windowHasFocus)
+                                           isActive: hasFocus)
         return AccessibleTree(toolbar: toolbar, applicationName: accessibleApplicationName, window: window,
                               strings: accessibilityStrings)
     }

@@ -67,6 +67,7 @@ extension ToolbarHost {
             if detail != UInt8(XCB_NOTIFY_DETAIL_POINTER.rawValue) {
                 windowHasFocus = true
                 setUrgent(false)
+                windowFocusChanged()
             }
         case XCB_FOCUS_OUT:
             let (mode, detail) = event.withEvent(as: xcb_focus_out_event_t.self) { ($0.mode, $0.detail) }
@@ -74,6 +75,7 @@ extension ToolbarHost {
             if mode != UInt8(XCB_NOTIFY_MODE_GRAB.rawValue), detail != UInt8(XCB_NOTIFY_DETAIL_INFERIOR.rawValue),
                detail != UInt8(XCB_NOTIFY_DETAIL_POINTER.rawValue) {
                 windowHasFocus = false
+                windowFocusChanged()
             }
         case XCB_KEY_PRESS:
             let keycode = event.withEvent(as: xcb_key_press_event_t.self) { $0.detail }
@@ -107,18 +109,20 @@ extension ToolbarHost {
         return .taken
     }
 
-    /// The key handler first, then the standard toolbar keys.
-    func handleKey(_ press: KeyPress) {
-        if keyHandler?(press) == true { return }
+    /// The key handler first, then the standard toolbar keys; true when one used the key.
+    @discardableResult
+    func handleKey(_ press: KeyPress) -> Bool {
+        if keyHandler?(press) == true { return true }
         switch ToolbarKeyAction.action(for: press) {
-        case .focusNext: toolbar.advanceFocus(backward: false)
-        case .focusPrevious: toolbar.advanceFocus(backward: true)
+        case .focusNext: advanceFocus(backward: false)
+        case .focusPrevious: advanceFocus(backward: true)
         case .badge(let action):
-            guard let button = toolbar.focusedButton else { return }
+            guard let button = toolbar.focusedButton else { return false }
             toolbar.setFocusVisible(true)
             change(button, cause: .key) { action.apply(to: $0) }
-        case nil: break
+        case nil: return false
         }
+        return true
     }
 
     private func handleError(_ event: XEvent) -> EventRouter.Disposition {

@@ -65,6 +65,10 @@ public final class ToolbarHost {
         case desktopSettingsChanged(DesktopSettings)
         /// Screen readers started or stopped seeing the toolbar (AT-SPI2).
         case accessibilityChanged(AccessibilityStatus)
+        /// Tab moved the keyboard focus out of the toolbar (``focusWraps`` is false): past the last
+        /// button (`forward`) or, with Shift+Tab, before the first (`backward`). No button has the
+        /// focus now; give it to the next (or previous) widget of your window.
+        case focusLeft(FocusDirection)
         /// Something failed that the host carries on without (a refused request, a frame or the
         /// window icon that could not be drawn, no keyboard); one line for a log.
         case warning(String)
@@ -111,6 +115,8 @@ public final class ToolbarHost {
     public internal(set) var windowHasFocus = false
     /// True while the window asks for attention.
     public internal(set) var isUrgent = false
+    /// The focus given by the caller, and whether Tab wraps (ToolbarHost+Focus.swift).
+    var keyboardFocus = KeyboardFocus()
 
     /// How often a frame is drawn while something animates, per second.
     public static let frameRate = 60.0

@@ -63,9 +63,9 @@ public enum KeySymbol {
 /// the focus, Space, Return and plus add one to the focused badge, minus and BackSpace take one
 /// away, Delete and 0 clear it.
 public enum ToolbarKeyAction: Hashable, Sendable {
-    /// Focus the next button (wrapping).
+    /// Focus the next button (wrapping round, or leaving an embedded toolbar: ``ToolbarHost/focusWraps``).
     case focusNext
-    /// Focus the previous button (wrapping).
+    /// Focus the previous button (wrapping round, or leaving an embedded toolbar).
     case focusPrevious
     /// Apply a badge action to the focused button.
     case badge(BadgeAction)

@@ -102,17 +102,33 @@ package final class Keyboard {
     /// What a press of `keycode` means in the current layout and modifiers.
     package func press(keycode: UInt8) -> KeyPress {
         guard let state else { return KeyPress(symbol: 0, text: "", control: false, shift: false) }
+        return press(keycode: keycode, in: state)
+    }
+
+    /// What a press of `keycode` means with the core modifier state `modifiers` (an X KeyPress's
+    /// `state`: the eight real modifiers, whose xkbcommon indices are their core bits, and the XKB
+    /// group in bits 13–14): for a key another window received and forwarded, whose modifiers
+    /// need not be the ones the keyboard's state follows now.
+    package func press(keycode: UInt8, modifiers: UInt16) -> KeyPress {
+        guard let keymap, let scratch = xkb_state_new(keymap) else { return press(keycode: keycode) }
+        defer { xkb_state_unref(scratch) }
+        let group = xkb_layout_index_t((modifiers >> 13) & 0x3)
+        xkb_state_update_mask(scratch, xkb_mod_mask_t(modifiers & 0xff), 0, 0, 0, 0, group)
+        return press(keycode: keycode, in: scratch)
+    }
+
+    private func press(keycode: UInt8, in state: OpaquePointer) -> KeyPress {
         let key = xkb_keycode_t(keycode)
         let symbol = xkb_state_key_get_one_sym(state, key)
         var buffer = [CChar](repeating: 0, count: 64)
         let length = Int(xkb_state_key_get_utf8(state, key, &buffer, buffer.count))
         let text = length > 0 && length < buffer.count
             ? String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        return KeyPress(symbol: symbol, text: text, control: isActive(XKB_MOD_NAME_CTRL), shift: isActive(XKB_MOD_NAME_SHIFT))
+        return KeyPress(symbol: symbol, text: text, control: isActive(XKB_MOD_NAME_CTRL, in: state),
+                        shift: isActive(XKB_MOD_NAME_SHIFT, in: state))
     }
 
-    private func isActive(_ modifier: String) -> Bool {
-        guard let state else { return false }
-        return xkb_state_mod_name_is_active(state, modifier, XKB_STATE_MODS_EFFECTIVE) > 0
+    private func isActive(_ modifier: String, in state: OpaquePointer) -> Bool {
+        xkb_state_mod_name_is_active(state, modifier, XKB_STATE_MODS_EFFECTIVE) > 0
     }
 }
