@@ -179,3 +179,45 @@ import Testing
         #expect(AccessibleEvent.hyphenated("StateChanged") == "state-changed")
     }
 }
+
+/// Several hosts, one application: each host's toolbar is a part of one tree, with paths of its own.
+@Suite struct AccessibleTreePartsTests {
+    @Test("Two parts: a frame with its tool bar, and a tool bar straight under the application; actions name their part")
+    func twoParts() throws {
+        let clock = ManualClock()
+        func toolbar(_ ids: [String]) -> Toolbar {
+            let bar = Toolbar(buttons: ids.map { ToolbarButton(id: $0, iconName: "bell", badge: BadgeController(
+                accessibilityLabel: $0, content: .count(1), clock: clock, measurer: AccessibilityServiceTests.FixedWidth())) })
+            bar.layout(size: bar.preferredSize, scale: 1, direction: .leftToRight)
+            return bar
+        }
+        let frame = PixelRect(x: 0, y: 0, width: 200, height: 50)
+        let tree = AccessibleTree(parts: [
+            .init(toolbar: toolbar(["a", "b"]), window: .init(title: "Mail", size: frame, isMapped: true, isActive: true)),
+            .init(toolbar: toolbar(["c"]), window: .init(title: nil, size: frame, isMapped: true, isActive: false)),
+        ], applicationName: "app")
+        #expect(tree[AccessibleTree.applicationPath]?.children == [AccessibleTree.framePath, AccessibleTree.toolBarPath(part: 1)])
+        #expect(tree[AccessibleTree.toolBarPath(part: 1)]?.parent == AccessibleTree.applicationPath)
+        #expect(tree[AccessibleTree.toolBarPath(part: 1)]?.children == [AccessibleTree.buttonPath(0, part: 1)])
+        #expect(tree[AccessibleTree.buttonPath(0, part: 1)]?.name == "c" && tree[AccessibleTree.buttonPath(0, part: 1)]?.part == 1)
+        #expect(tree[AccessibleTree.buttonPath(1)]?.name == "b" && tree[AccessibleTree.buttonPath(1)]?.part == 0)
+        var service = AccessibilityService(tree: tree, busName: ":1.5")
+        service.windowOrigins = [0: (10, 20), 1: (300, 400)]
+        func call(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = []) -> AccessibilityService.Reply {
+            service.answer(.init(path: path, interface: interface, member: member,
+                                 signature: DBusValue.signature(of: arguments), arguments: arguments))
+        }
+        #expect(call(AccessibleTree.buttonPath(0, part: 1), ATSPI_DBUS_INTERFACE_ACTION, "DoAction", [.int32(0)])
+                == .perform(button: 0, action: .increment, part: 1))
+        #expect(call(AccessibleTree.buttonPath(1), ATSPI_DBUS_INTERFACE_COMPONENT, "GrabFocus") == .focus(button: 1, part: 0))
+        // Screen coordinates start at each part's own window.
+        guard case .values(let extents) = call(AccessibleTree.buttonPath(0, part: 1), ATSPI_DBUS_INTERFACE_COMPONENT,
+                                               "GetExtents", [.uint32(ATSPI_COORD_TYPE_SCREEN.rawValue)]),
+              case .structure(let box)? = extents.first, box.count == 4 else {
+            Issue.record("no extents")
+            return
+        }
+        let button = try #require(tree[AccessibleTree.buttonPath(0, part: 1)]?.frame)
+        #expect(box[0] == .int32(Int32(300 + button.x)) && box[1] == .int32(Int32(400 + button.y)))
+    }
+}

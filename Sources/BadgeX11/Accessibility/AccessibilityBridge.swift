@@ -41,12 +41,13 @@ package final class AccessibilityBridge {
     /// Runs before each call is answered and after each action, so that the answer comes from what
     /// is on screen now: the host calls ``update()`` there when anything changed since it last did.
     package var beforeQuery: () -> Void = {}
-    /// The window's top-left pixel on the screen (asked at a query for screen coordinates).
-    package var windowOrigin: () -> (x: Int, y: Int) = { (0, 0) }
-    /// A screen reader performed an action on a button.
-    package var onAction: (Int, BadgeAction) -> Void = { _, _ in }
-    /// A screen reader moved the focus to a button.
-    package var onFocus: (Int) -> Void = { _ in }
+    /// Each part's window's top-left pixel on the screen, by part (asked at a query for screen
+    /// coordinates).
+    package var windowOrigins: () -> [Int: (x: Int, y: Int)] = { [:] }
+    /// A screen reader performed an action on a button: the part (host), the button, the action.
+    package var onAction: (Int, Int, BadgeAction) -> Void = { _, _, _ in }
+    /// A screen reader moved the focus to a button: the part (host) and the button.
+    package var onFocus: (Int, Int) -> Void = { _, _ in }
     /// Registration with the registry succeeded (true) or the bus went away (false).
     package var onRegistration: (Bool) -> Void = { _ in }
 
@@ -133,7 +134,7 @@ package final class AccessibilityBridge {
             signature: message.signature, arguments: message.body)
         beforeQuery()
         // Only screen coordinates need the window's place (asked of the X server once after a move).
-        if request.interface == ATSPI_DBUS_INTERFACE_COMPONENT || request.interface.isEmpty { service.windowOrigin = windowOrigin() }
+        if request.interface == ATSPI_DBUS_INTERFACE_COMPONENT || request.interface.isEmpty { service.windowOrigins = windowOrigins() }
         let reply: AccessibilityService.Reply
         if message.bodyError != nil {
             // A type the bridge never reads (a file descriptor, say): no method of its takes one.
@@ -147,12 +148,12 @@ package final class AccessibilityBridge {
         case .error(let name, let text):
             send(.error(to: message, name: name, text: text), answering: message)
             return
-        case .perform(let button, let action):
-            onAction(button, action)
+        case .perform(let button, let action, let part):
+            onAction(part, button, action)
             beforeQuery()
             values = [.bool(true)]
-        case .focus(let button):
-            onFocus(button)
+        case .focus(let button, let part):
+            onFocus(part, button)
             beforeQuery()
             values = [.bool(true)]
         case .setApplicationID(let id):

@@ -39,9 +39,9 @@ package struct AccessibilityService {
         /// A standard error reply.
         case error(name: String, message: String)
         /// Apply `action` to toolbar button `button` (as the matching click would), then return true.
-        case perform(button: Int, action: BadgeAction)
+        case perform(button: Int, action: BadgeAction, part: Int = 0)
         /// Give toolbar button `button` the keyboard focus, then return true.
-        case focus(button: Int)
+        case focus(button: Int, part: Int = 0)
         /// Remember the application id the registry gives (`Application.Id`), then return nothing.
         case setApplicationID(Int32)
     }
@@ -63,8 +63,13 @@ package struct AccessibilityService {
     package var busName: String
     /// The registry's desktop, the application's parent (the answer to Embed).
     package var desktop: DBusValue = Self.null
-    /// The window's top-left corner on the screen, in pixels.
-    package var windowOrigin: (x: Int, y: Int) = (0, 0)
+    /// Each part's window's top-left corner on the screen, in pixels (by part; (0, 0) when unknown).
+    package var windowOrigins: [Int: (x: Int, y: Int)] = [:]
+    /// The first part's window's top-left corner on the screen (a one-toolbar application's).
+    package var windowOrigin: (x: Int, y: Int) {
+        get { windowOrigins[0] ?? (0, 0) }
+        set { windowOrigins[0] = newValue }
+    }
     /// The id the registry gave the application.
     package var applicationID: Int32 = 0
     /// The toolkit's name and version (Application.ToolkitName, Version).
@@ -229,7 +234,7 @@ package struct AccessibilityService {
         case "GetMDIZOrder": return .values([.int16(0)])
         case "GrabFocus":
             guard let index = node.buttonIndex else { return .values([.bool(false)]) }
-            return .focus(button: index)
+            return .focus(button: index, part: node.part)
         case "GetAlpha": return .values([.double(1)])
         default:
             // Moving, resizing and scrolling: the window manager's business, refused.
@@ -240,7 +245,7 @@ package struct AccessibilityService {
     /// Where coordinates of `type` start, relative to the window's top-left pixel (nil: no such type).
     private func origin(of node: AccessibleNode, coordinates type: Int64) -> (x: Int, y: Int)? {
         switch type {
-        case Int64(ATSPI_COORD_TYPE_SCREEN.rawValue): return windowOrigin
+        case Int64(ATSPI_COORD_TYPE_SCREEN.rawValue): return windowOrigins[node.part] ?? (0, 0)
         case Int64(ATSPI_COORD_TYPE_WINDOW.rawValue): return (0, 0)
         case Int64(ATSPI_COORD_TYPE_PARENT.rawValue):
             let parent = node.parent.flatMap { tree[$0]?.frame } ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
@@ -276,7 +281,7 @@ package struct AccessibilityService {
         case "GetDescription": return .values([.string(action.description)])
         case "GetName", "GetLocalizedName": return .values([.string(action.name)])
         case "GetKeyBinding": return .values([.string(action.keyBinding)])
-        default: return .perform(button: button, action: action.badgeAction)
+        default: return .perform(button: button, action: action.badgeAction, part: node.part)
         }
     }
 

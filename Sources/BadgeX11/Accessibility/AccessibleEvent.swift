@@ -81,13 +81,14 @@ package struct AccessibleEvent: Equatable, Sendable {
                 if focused { gained.append(event) } else { lost.append(event) }
             }
         }
-        if let before = old[AccessibleTree.toolBarPath], let after = new[AccessibleTree.toolBarPath], before.children != after.children {
+        for after in new.ordered where after.role == ATSPI_ROLE_TOOL_BAR {
+            guard let before = old[after.path], before.children != after.children else { continue }
             for (index, path) in before.children.enumerated().reversed() where !after.children.contains(path) {
-                other.append(AccessibleEvent(path: AccessibleTree.toolBarPath, interface: object, member: "ChildrenChanged",
+                other.append(AccessibleEvent(path: after.path, interface: object, member: "ChildrenChanged",
                                              detail: "remove", detail1: Int32(index), value: .objectPath(path)))
             }
             for (index, path) in after.children.enumerated() where !before.children.contains(path) {
-                other.append(AccessibleEvent(path: AccessibleTree.toolBarPath, interface: object, member: "ChildrenChanged",
+                other.append(AccessibleEvent(path: after.path, interface: object, member: "ChildrenChanged",
                                              detail: "add", detail1: Int32(index), value: .objectPath(path)))
             }
         }

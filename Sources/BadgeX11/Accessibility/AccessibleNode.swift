@@ -37,6 +37,8 @@ package struct AccessibleNode: Equatable, Sendable {
     package var actions: [Action]
     /// The index of the toolbar button this node stands for, if it is one.
     package var buttonIndex: Int?
+    /// Which part of the application (which host's toolbar) the node belongs to.
+    package var part = 0
 
     /// The AT-SPI2 interfaces the node answers.
     package var interfaces: [String] {

@@ -51,47 +51,84 @@ package struct AccessibleTree: Equatable, Sendable {
          AccessibleNode.Action(name: "clear", description: strings.clear, keyBinding: "Delete", badgeAction: .clear)]
     }
 
-    /// The tree of `toolbar` in `window`, its actions described in `strings`.
+    /// One host's share of the application: its toolbar and the window it is in.
+    package struct Part {
+        /// The toolbar.
+        package var toolbar: Toolbar
+        /// The host's window.
+        package var window: Window
+
+        /// A toolbar in a window.
+        package init(toolbar: Toolbar, window: Window) {
+            self.toolbar = toolbar
+            self.window = window
+        }
+    }
+
+    /// The frame of part `part` (the first part's paths are the unnumbered ones).
+    package static func framePath(part: Int) -> String { part == 0 ? framePath : "/org/a11y/atspi/accessible/\(part)/frame" }
+    /// The tool bar of part `part`.
+    package static func toolBarPath(part: Int) -> String { part == 0 ? toolBarPath : "/org/a11y/atspi/accessible/\(part)/toolbar" }
+    /// Button `index` of part `part`.
+    package static func buttonPath(_ index: Int, part: Int) -> String {
+        part == 0 ? buttonPath(index) : "/org/a11y/atspi/accessible/\(part)/button/\(index)"
+    }
+
+    /// The tree of one toolbar in one window.
     package init(toolbar: Toolbar, applicationName: String, window: Window, strings: AccessibilityStrings = .english) {
+        self.init(parts: [Part(toolbar: toolbar, window: window)], applicationName: applicationName, strings: strings)
+    }
+
+    /// The tree of an application with several toolbars (one per host on the connection): the
+    /// application, then for each part a frame (a window of the toolkit's own, named by its title)
+    /// or directly a tool bar (a toolbar in a window of the caller's), then its push buttons.
+    package init(parts: [Part], applicationName: String, strings: AccessibilityStrings = .english) {
         self.applicationName = applicationName
-        let shown: Set<UInt32> = window.isMapped
-            ? [ATSPI_STATE_ENABLED.rawValue, ATSPI_STATE_SENSITIVE.rawValue, ATSPI_STATE_VISIBLE.rawValue, ATSPI_STATE_SHOWING.rawValue]
-            : [ATSPI_STATE_ENABLED.rawValue, ATSPI_STATE_SENSITIVE.rawValue, ATSPI_STATE_VISIBLE.rawValue]
-        let toolBarParent = window.title == nil ? Self.applicationPath : Self.framePath
-        var topChildren = [Self.toolBarPath]
-        if let title = window.title {
-            var states = shown.union([ATSPI_STATE_RESIZABLE.rawValue])
-            if window.isActive { states.insert(ATSPI_STATE_ACTIVE.rawValue) }
-            nodes[Self.framePath] = AccessibleNode(
-                path: Self.framePath, role: ATSPI_ROLE_FRAME, name: title, description: "", states: states,
-                frame: window.size, parent: Self.applicationPath, children: [Self.toolBarPath], actions: [], buttonIndex: nil)
-            topChildren = [Self.framePath]
+        var topChildren: [String] = []
+        let actions = Self.buttonActions(strings)
+        for (part, entry) in parts.enumerated() {
+            let (toolbar, window) = (entry.toolbar, entry.window)
+            let framePath = Self.framePath(part: part), toolBarPath = Self.toolBarPath(part: part)
+            let shown: Set<UInt32> = window.isMapped
+                ? [ATSPI_STATE_ENABLED.rawValue, ATSPI_STATE_SENSITIVE.rawValue, ATSPI_STATE_VISIBLE.rawValue, ATSPI_STATE_SHOWING.rawValue]
+                : [ATSPI_STATE_ENABLED.rawValue, ATSPI_STATE_SENSITIVE.rawValue, ATSPI_STATE_VISIBLE.rawValue]
+            var toolBarParent = Self.applicationPath
+            if let title = window.title {
+                var states = shown.union([ATSPI_STATE_RESIZABLE.rawValue])
+                if window.isActive { states.insert(ATSPI_STATE_ACTIVE.rawValue) }
+                nodes[framePath] = AccessibleNode(
+                    path: framePath, role: ATSPI_ROLE_FRAME, name: title, description: "", states: states,
+                    frame: window.size, parent: Self.applicationPath, children: [toolBarPath], actions: [], buttonIndex: nil,
+                    part: part)
+                topChildren.append(framePath)
+                toolBarParent = framePath
+            } else {
+                topChildren.append(toolBarPath)
+            }
+            let scale = toolbar.scale
+            var buttonPaths: [String] = []
+            for (index, button) in toolbar.buttons.enumerated() {
+                let path = Self.buttonPath(index, part: part)
+                buttonPaths.append(path)
+                var states = shown.union([ATSPI_STATE_FOCUSABLE.rawValue])
+                if button.isFocused, window.isActive { states.insert(ATSPI_STATE_FOCUSED.rawValue) }
+                nodes[path] = AccessibleNode(
+                    path: path, role: ATSPI_ROLE_PUSH_BUTTON, name: BadgeFormat.cleaned(button.badge.accessibilityLabel),
+                    description: button.badge.accessibilityDescription, states: states,
+                    frame: button.frame.pixels(scale: scale, rounding: .nearest), parent: toolBarPath, children: [],
+                    actions: actions, buttonIndex: index, part: part)
+            }
+            let horizontal = toolbar.preferredSize.width >= toolbar.preferredSize.height
+            nodes[toolBarPath] = AccessibleNode(
+                path: toolBarPath, role: ATSPI_ROLE_TOOL_BAR, name: "", description: "",
+                states: shown.union([horizontal ? ATSPI_STATE_HORIZONTAL.rawValue : ATSPI_STATE_VERTICAL.rawValue]),
+                frame: window.size, parent: toolBarParent, children: buttonPaths, actions: [], buttonIndex: nil, part: part)
         }
         nodes[Self.applicationPath] = AccessibleNode(
             path: Self.applicationPath, role: ATSPI_ROLE_APPLICATION, name: applicationName, description: "", states: [],
             frame: nil, parent: nil, children: topChildren, actions: [], buttonIndex: nil)
-        let scale = toolbar.scale
-        let actions = Self.buttonActions(strings)
-        var buttonPaths: [String] = []
-        for (index, button) in toolbar.buttons.enumerated() {
-            let path = Self.buttonPath(index)
-            buttonPaths.append(path)
-            var states = shown.union([ATSPI_STATE_FOCUSABLE.rawValue])
-            if button.isFocused, window.isActive { states.insert(ATSPI_STATE_FOCUSED.rawValue) }
-            nodes[path] = AccessibleNode(
-                path: path, role: ATSPI_ROLE_PUSH_BUTTON, name: BadgeFormat.cleaned(button.badge.accessibilityLabel),
-                description: button.badge.accessibilityDescription, states: states,
-                frame: button.frame.pixels(scale: scale, rounding: .nearest), parent: Self.toolBarPath, children: [],
-                actions: actions, buttonIndex: index)
-        }
-        let horizontal = toolbar.preferredSize.width >= toolbar.preferredSize.height
-        nodes[Self.toolBarPath] = AccessibleNode(
-            path: Self.toolBarPath, role: ATSPI_ROLE_TOOL_BAR, name: "", description: "",
-            states: shown.union([horizontal ? ATSPI_STATE_HORIZONTAL.rawValue : ATSPI_STATE_VERTICAL.rawValue]),
-            frame: window.size, parent: toolBarParent, children: buttonPaths, actions: [], buttonIndex: nil)
     }
 
-    /// The node at `path`, or nil.
     package subscript(path: String) -> AccessibleNode? { nodes[path] }
 
     /// The index of `node` among its parent's children (-1 for the application).

@@ -46,10 +46,19 @@ public final class DesktopSession {
 
     private var members: [Member] = []
     private var busesStarted = false
+    /// The screen-reader bridge: one AT-SPI2 application for every host on the connection.
+    package var accessibility: AccessibilityBridge?
+    /// True once the accessibility bus was looked for.
+    package var accessibilityStarted = false
+    /// Where screen readers stand, told to every host (``ToolbarHost/accessibilityStatus``).
+    package var accessibilityStatus: ToolbarHost.AccessibilityStatus = .off("not started (it starts after the first frame)") {
+        didSet { for host in hosts { host.accessibilityStatus = accessibilityStatus } }
+    }
     /// The last settings event handled: each host is offered the same event; it is read once.
     private weak var lastSettingsEvent: XEvent?
-    /// The loops the session's sources were added to (once each, however many hosts attach).
-    private var loops: [ObjectIdentifier] = []
+    /// The loops the session's sources were added to, with the names of those added (once each,
+    /// however many hosts attach).
+    private var loops: [ObjectIdentifier: Set<String>] = [:]
 
     /// The session of `connection`: the one its hosts share, made now if there is none.
     public static func session(of connection: XConnection) throws(X11Error) -> DesktopSession {
@@ -121,19 +130,17 @@ public final class DesktopSession {
         for host in hosts { host.attachedLoop.map(add(to:)) }
     }
 
-    /// Adds the session's sources to `loop`, once per loop.
+    /// Adds the session's sources (the session bus, the accessibility bus) to `loop`, each once.
     package func add(to loop: EventLoop) {
-        guard let bus = sessionBus else { return }
         let id = ObjectIdentifier(loop)
-        guard !loops.contains(id) else { return }
-        loops.append(id)
-        loop.add(bus.source(named: "session-bus"))
+        var added = loops[id] ?? []
+        if let bus = sessionBus, added.insert("session-bus").inserted { loop.add(bus.source(named: "session-bus")) }
+        if let bridge = accessibility, added.insert("accessibility").inserted { loop.add(bridge.source) }
+        loops[id] = added
     }
 
     /// Every bus the session and its hosts use now.
-    package var buses: [BusConnection] {
-        [sessionBus].compactMap { $0 } + hosts.compactMap { $0.accessibility?.bus }
-    }
+    package var buses: [BusConnection] { [sessionBus, accessibility?.bus].compactMap { $0 } }
 
     // MARK: Your own loop
 

@@ -18,85 +18,19 @@ extension ToolbarHost {
         case registered(busName: String)
     }
 
-    /// The session's accessibility bus, looked for the standard ways in order: `NO_AT_BRIDGE=1`
-    /// turns the bridge off (as GTK and Qt do); `AT_SPI_BUS_ADDRESS`; the root window's
-    /// `AT_SPI_BUS`; then `org.a11y.Bus.GetAddress` on the session bus, answered without waiting.
+    /// Starts the session's screen-reader bridge (once for every host on the connection).
     func startAccessibility() {
-        if Environment.value("NO_AT_BRIDGE") == "1" {
-            accessibilityStatus = .off("turned off by NO_AT_BRIDGE=1")
-            return
-        }
-        if let address = Environment.value("AT_SPI_BUS_ADDRESS") ?? rootAccessibilityBus() {
-            connectAccessibility(address: address)
-        } else if let sessionBus {
-            accessibilityStatus = .connecting
-            // Asked every time the session bus greets us, until an accessibility bus is found.
-            sessionBus.whenReady { [weak self, weak sessionBus] _ in
-                guard let self, self.accessibility == nil else { return }
-                sessionBus?.call("org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus", member: "GetAddress") { [weak self] values in
-                    guard let self, self.accessibility == nil else { return }
-                    if let address = values?.first?.stringValue, !address.isEmpty {
-                        self.connectAccessibility(address: address)
-                    } else {
-                        self.accessibilityStatus = .off("no accessibility bus (org.a11y.Bus did not answer)")
-                    }
-                }
-            }
-        } else {
-            accessibilityStatus = .off("no accessibility bus (no AT_SPI_BUS on the root window, no session bus)")
-        }
+        session.startAccessibility()
+        accessibilityStatus = session.accessibilityStatus
     }
 
-    /// The root window's AT_SPI_BUS (a STRING), or nil.
-    private func rootAccessibilityBus() -> String? {
-        guard atoms.atSPIBus != 0 else { return nil }
-        return connection.textProperty(atoms.atSPIBus, of: connection.root, maximumBytes: 4096)
-    }
-
-    private func connectAccessibility(address text: String) {
-        let address: DBusAddress
-        do {
-            address = try DBusAddress(text)
-        } catch {
-            accessibilityStatus = .off("the accessibility bus address cannot be used (\(error))")
-            warn("the accessibility bus address '\(text)' cannot be used (\(error)); screen readers will not see the toolbar")
-            return
-        }
-        let locale = setlocale(LC_MESSAGES, nil).map { String(cString: $0) } ?? "C"
-        let bridge = AccessibilityBridge(address: address, locale: locale, toolkitVersion: BadgeKitVersion.string,
-                                         snapshot: { [unowned self] in self.accessibleTree() })
-        accessibilityStatus = .connecting
-        bridge.beforeQuery = { [unowned self] in self.updateAccessibility() }
-        bridge.windowOrigin = { [unowned self] in self.windowOriginOnScreen() }
-        bridge.onAction = { [unowned self] index, action in
-            guard index < self.toolbar.buttons.count else { return }
-            self.change(self.toolbar.buttons[index], cause: .accessibility) { action.apply(to: $0) }
-        }
-        bridge.onFocus = { [unowned self] index in
-            guard index < self.toolbar.buttons.count else { return }
-            self.toolbar.focus(self.toolbar.buttons[index])
-        }
-        bridge.onRegistration = { [weak self, weak bridge] registered in
-            guard let self else { return }
-            if registered, let name = bridge?.busName {
-                self.accessibilityStatus = .registered(busName: name)
-            } else if !registered {
-                self.accessibilityStatus = .waiting(bridge?.bus.status ?? "the accessibility bus went away")
-            }
-        }
-        if case .waiting = bridge.bus.phase { accessibilityStatus = .waiting(bridge.bus.status) }
-        accessibility = bridge
-        accessibilitySource = bridge.source
-        if let source = accessibilitySource { attachedLoop?.add(source) }
-    }
-
-    /// Tells screen readers what changed since the bridge last looked, if anything can have: only
-    /// input, a change or a window event can, not an animation frame.
+    /// Tells screen readers what changed since the bridge last looked, if anything can have.
     func updateAccessibility() {
-        guard accessibilityIsStale, let accessibility else { return }
-        accessibilityIsStale = false
-        accessibility.update()
+        session.updateAccessibility()
     }
+
+    /// The session's bridge, once an accessibility bus was found.
+    var accessibility: AccessibilityBridge? { session.accessibility }
 
     // MARK: The buses in the caller's own loop
 
@@ -131,7 +65,7 @@ extension ToolbarHost {
 
     /// The loop sources of the buses the host uses now.
     var busSources: [EventLoop.Source] {
-        [session.sessionBus?.source(named: "session-bus"), accessibilitySource].compactMap { $0 }
+        [session.sessionBus?.source(named: "session-bus"), accessibility?.source].compactMap { $0 }
     }
 
     /// The buses the host uses now.
@@ -143,19 +77,23 @@ extension ToolbarHost {
     /// How many AT-SPI2 events were sent (to listeners the registry named), for tests and `state`.
     package var accessibilityEventsSent: Int { accessibility?.sentEvents ?? 0 }
 
-    /// The tree screen readers see now.
-    func accessibleTree() -> AccessibleTree {
+    /// This host's part of the tree screen readers see: its toolbar, in a frame named by the title
+    /// for a window of its own, directly under the application for a toolbar in the caller's window.
+    func accessiblePart() -> AccessibleTree.Part {
         let title: String? = identity.map { _ in wantedWindowState?.title ?? "" }
         let window = AccessibleTree.Window(title: title, size: surface.bounds, isMapped: mapped && isAttached,
                                            isActive: hasFocus)
-        return AccessibleTree(toolbar: toolbar, applicationName: accessibleApplicationName, window: window,
-                              strings: accessibilityStrings)
+        return AccessibleTree.Part(toolbar: toolbar, window: window)
     }
 
-    /// The application's name for screen readers: the instance name, else the program's.
-    var accessibleApplicationName: String {
-        if let identity { return identity.instanceName }
-        return CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? "badgekit"
+    /// The tree screen readers see now (every host on the connection).
+    func accessibleTree() -> AccessibleTree { session.accessibleTree() }
+
+    /// The identity the application gave this host (a top-level window's, or a child's), or nil.
+    var applicationIdentity: ApplicationIdentity? {
+        if let identity { return identity }
+        if case .child(_, _, _, let identity) = placement { return identity }
+        return nil
     }
 
     /// The window's top-left pixel on the screen, asked of the server once after each move

@@ -217,13 +217,10 @@ public final class ToolbarHost {
     }
 
     /// The session this host shares with every other host on its connection: the desktop's
-    /// settings and the session bus.
+    /// settings, the session bus, and the screen-reader bridge (one AT-SPI2 application).
     public let session: DesktopSession
     /// The session bus (with `DBUS_SESSION_BUS_ADDRESS`, from the first frame on), the session's.
     package var sessionBus: BusConnection? { session.sessionBus }
-    /// The AT-SPI2 bridge, once an accessibility bus was found, and its loop source.
-    var accessibility: AccessibilityBridge?
-    var accessibilitySource: EventLoop.Source?
     /// Whether screen readers see the toolbar (AT-SPI2, serviced by the loop the host is attached to).
     public internal(set) var accessibilityStatus: AccessibilityStatus = .off("not started (it starts after the first frame)") {
         didSet { if accessibilityStatus != oldValue { onEvent?(.accessibilityChanged(accessibilityStatus)) } }
@@ -420,7 +417,6 @@ public final class ToolbarHost {
         loop.addDeadline(named: "toolbar") { [weak self] in self?.timeUntilNextDeadline }
         attachedLoop = loop
         session.add(to: loop)
-        if let accessibilitySource { loop.add(accessibilitySource) }
     }
 
     /// Runs the host in a loop of its own until the window is closed (``Event/closeRequested``, or
