@@ -148,18 +148,10 @@ extension ToolbarHost {
     }
 
     private func handleClientMessage(_ message: xcb_client_message_event_t) {
-        guard message.type == atoms.wmProtocols, message.format == 32 else { return }
-        let protocolAtom = message.data.data32.0
-        if protocolAtom == atoms.wmDeleteWindow {
-            onEvent?(.closeRequested)
-        } else if protocolAtom == atoms.netWMSyncRequest, let resizeSync {
-            // The value to reach once the frame for the coming ConfigureNotify is drawn.
-            resizeSync.request(low: message.data.data32.2, high: message.data.data32.3)
-        } else if protocolAtom == atoms.netWMPing {
-            // Answer the window manager's ping by sending the message back to the root window.
-            var reply = message
-            reply.window = connection.root
-            connection.sendToRoot(reply)
+        switch windowManager?.handle(message) {
+        case .close?: onEvent?(.closeRequested)
+        case .syncRequest(let low, let high)?: resizeSync?.request(low: low, high: high)
+        default: break
         }
     }
 
@@ -210,37 +202,9 @@ extension ToolbarHost {
         onEvent?(.urgencyChanged(on))
     }
 
-    /// Writes urgency to the window: the ICCCM UrgencyHint and _NET_WM_STATE_DEMANDS_ATTENTION
-    /// (asked of the window manager when one runs, written as the property otherwise).
+    /// Writes urgency to the window (``WindowManagerProtocols/setUrgent(_:properties:)``).
     func pushUrgency(_ on: Bool) {
         guard let properties else { return }
-        properties.setUrgent(on)
-        if windowManagerIsRunning() {
-            var message = xcb_client_message_event_t()
-            message.response_type = UInt8(XCB_CLIENT_MESSAGE)
-            message.format = 32
-            message.window = surface.window
-            message.type = atoms.netWMState
-            // _NET_WM_STATE_ADD (1) or _REMOVE (0), the property, no second one, source: an application (1).
-            message.data.data32 = (on ? 1 : 0, atoms.netWMStateDemandsAttention, 0, 1, 0)
-            connection.sendToRoot(message)
-        } else {
-            connection.setProperty32(atoms.netWMState, of: surface.window, type: XCB_ATOM_ATOM.rawValue,
-                                     values: on ? [atoms.netWMStateDemandsAttention] : [])
-        }
-    }
-
-    /// True when an EWMH window manager runs now (the root's _NET_SUPPORTING_WM_CHECK names a live window).
-    private func windowManagerIsRunning() -> Bool {
-        let x = connection.handle
-        guard let value = connection.property(atoms.netSupportingWMCheck, of: connection.root, type: XCB_ATOM_WINDOW.rawValue,
-                                               maximumBytes: 4), value.count == 4 else { return false }
-        let check = value.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-        var error: UnsafeMutablePointer<xcb_generic_error_t>?
-        let attributes = xcb_get_window_attributes_reply(x, xcb_get_window_attributes(x, check), &error)
-        free(error)
-        guard let attributes else { return false }
-        free(attributes)
-        return true
+        windowManager?.setUrgent(on, properties: properties)
     }
 }

@@ -97,6 +97,8 @@ public final class ToolbarHost {
     let atoms: Atoms
     let surface: WindowSurface
     let properties: TopLevelProperties?
+    /// What the window manager says to a top-level window and hears from it (nil for a child).
+    let windowManager: WindowManagerProtocols?
     var publisher: WindowStatePublisher?
     var keyboard: Keyboard?
     var tooltips: TooltipController?
@@ -153,6 +155,7 @@ public final class ToolbarHost {
             let properties = TopLevelProperties(connection: connection, atoms: atoms, window: surface.window,
                                                 identity: identity, size: size, minimum: minimum, syncCounter: sync?.counter)
             self.properties = properties
+            windowManager = WindowManagerProtocols(connection: connection, atoms: atoms, window: surface.window)
             properties.setTitle(identity.titleShowsTotal ? toolbar.title(base: identity.title) : identity.title)
             let notification = StartupNotification.take()
             notification?.announce(on: surface.window, connection: connection, atoms: atoms)
@@ -162,6 +165,7 @@ public final class ToolbarHost {
             surface = try WindowSurface(connection: connection, parent: parent, x: x, y: y,
                                         width: size.width, height: size.height, what: "the toolbar window")
             properties = nil
+            windowManager = nil
         }
         keyboard = nil
         tooltips = nil

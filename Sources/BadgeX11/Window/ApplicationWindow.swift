@@ -32,6 +32,7 @@ public final class ApplicationWindow {
     private let atoms: Atoms
     private let surface: WindowSurface
     private let properties: TopLevelProperties
+    private let windowManager: WindowManagerProtocols
 
     /// Creates (but does not map) a window of `width` × `height` device pixels for `identity`,
     /// never smaller than `minimumWidth` × `minimumHeight`; its title is the identity's.
@@ -44,6 +45,7 @@ public final class ApplicationWindow {
         properties = TopLevelProperties(connection: connection, atoms: atoms, window: surface.window, identity: identity,
                                         size: (surface.width, surface.height), minimum: (minimumWidth, minimumHeight))
         properties.setTitle(identity.title)
+        windowManager = WindowManagerProtocols(connection: connection, atoms: atoms, window: surface.window)
     }
 
     /// The window id (to embed a ``ToolbarHost`` into, or for requests of your own).
@@ -81,9 +83,10 @@ public final class ApplicationWindow {
         properties.setTitle(title)
     }
 
-    /// Sets or clears the ICCCM urgency hint.
+    /// Sets or clears urgency as a ``ToolbarHost``'s window does: the ICCCM urgency hint, and
+    /// `_NET_WM_STATE_DEMANDS_ATTENTION` (asked of the window manager when one runs).
     public func setUrgent(_ urgent: Bool) {
-        properties.setUrgent(urgent)
+        windowManager.setUrgent(urgent, properties: properties)
     }
 
     /// Draws into the back buffer: `body` gets a context in device pixels. Call ``present(_:)``
@@ -124,14 +127,7 @@ public final class ApplicationWindow {
             return .destroyed
         case XCB_CLIENT_MESSAGE:
             let message = event.withEvent(as: xcb_client_message_event_t.self) { $0 }
-            guard message.type == atoms.wmProtocols, message.format == 32 else { return .other }
-            if message.data.data32.0 == atoms.wmDeleteWindow { return .closeRequested }
-            if message.data.data32.0 == atoms.netWMPing {
-                var reply = message
-                reply.window = x.root
-                x.sendToRoot(reply)
-            }
-            return .other
+            return windowManager.handle(message) == .close ? .closeRequested : .other
         default:
             return .other
         }

@@ -1,0 +1,76 @@
+import CXCB
+import Glibc
+
+/// What a top-level window says to and hears from the window manager, in one place for every
+/// top-level window the shell makes (a ``ToolbarHost``'s and an ``ApplicationWindow``): the
+/// WM_PROTOCOLS messages (close, ping, sync request) and urgency (the ICCCM hint and
+/// `_NET_WM_STATE_DEMANDS_ATTENTION`).
+package struct WindowManagerProtocols {
+    /// A WM_PROTOCOLS message, decoded.
+    package enum Request: Equatable, Sendable {
+        /// WM_DELETE_WINDOW: the close button.
+        case close
+        /// _NET_WM_SYNC_REQUEST: the counter value to reach once the frame for the coming
+        /// ConfigureNotify is drawn.
+        case syncRequest(low: UInt32, high: UInt32)
+        /// _NET_WM_PING, already answered.
+        case ping
+        /// A protocol the shell does not take part in.
+        case other
+    }
+
+    let connection: XConnection
+    let atoms: Atoms
+    let window: xcb_window_t
+
+    /// Decodes `message` (nil when it is not WM_PROTOCOLS) and answers a ping at once, by sending
+    /// the message back to the root window as EWMH asks.
+    package func handle(_ message: xcb_client_message_event_t) -> Request? {
+        guard message.type == atoms.wmProtocols, message.format == 32 else { return nil }
+        let protocolAtom = message.data.data32.0
+        if protocolAtom == atoms.wmDeleteWindow { return .close }
+        if protocolAtom == atoms.netWMSyncRequest { return .syncRequest(low: message.data.data32.2, high: message.data.data32.3) }
+        if protocolAtom == atoms.netWMPing {
+            var reply = message
+            reply.window = connection.root
+            connection.sendToRoot(reply)
+            return .ping
+        }
+        return .other
+    }
+
+    /// Writes urgency to the window: the ICCCM UrgencyHint (through `properties`) and
+    /// `_NET_WM_STATE_DEMANDS_ATTENTION`, asked of the window manager when one runs, written as the
+    /// property otherwise.
+    package func setUrgent(_ on: Bool, properties: TopLevelProperties) {
+        properties.setUrgent(on)
+        if windowManagerIsRunning() {
+            var message = xcb_client_message_event_t()
+            message.response_type = UInt8(XCB_CLIENT_MESSAGE)
+            message.format = 32
+            message.window = window
+            message.type = atoms.netWMState
+            // _NET_WM_STATE_ADD (1) or _REMOVE (0), the property, no second one, source: an application (1).
+            message.data.data32 = (on ? 1 : 0, atoms.netWMStateDemandsAttention, 0, 1, 0)
+            connection.sendToRoot(message)
+        } else {
+            connection.setProperty32(atoms.netWMState, of: window, type: XCB_ATOM_ATOM.rawValue,
+                                     values: on ? [atoms.netWMStateDemandsAttention] : [])
+        }
+    }
+
+    /// True when an EWMH window manager runs now (the root's _NET_SUPPORTING_WM_CHECK names a live window).
+    private func windowManagerIsRunning() -> Bool {
+        guard let value = connection.property(atoms.netSupportingWMCheck, of: connection.root, type: XCB_ATOM_WINDOW.rawValue,
+                                               maximumBytes: 4), value.count == 4 else { return false }
+        let check = value.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+        return connection.withUnsafeConnection { x in
+            var error: UnsafeMutablePointer<xcb_generic_error_t>?
+            let attributes = xcb_get_window_attributes_reply(x, xcb_get_window_attributes(x, check), &error)
+            free(error)
+            guard let attributes else { return false }
+            free(attributes)
+            return true
+        }
+    }
+}
