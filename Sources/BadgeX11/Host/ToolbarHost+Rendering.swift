@@ -33,16 +33,11 @@ extension ToolbarHost {
         }
         // What the user sees first: the badge is on its way to the server before anything else.
         if presented { try flush() }
-        if mapped, bufferPainted, !startupCompleted {
-            // One frame after the first frame is on its way: the server shows it before it serves
-            // the keymap and the window icon.
-            if let due = startupDueTime {
-                if now >= due { completeStartup() }
-            } else {
-                startupDueTime = now + 1 / Self.frameRate
-            }
-        }
-        if startupCompleted, let identity, let publisher {
+        // One frame after the first frame is on its way, the rest is set up: the server shows the
+        // frame before it serves the keymap and the window icon.
+        if mapped, bufferPainted, startupPhase == .firstFrame { startupPhase = .firstFrameSent(due: now + 1 / Self.frameRate) }
+        if case .firstFrameSent(let due) = startupPhase, now >= due { completeStartup() }
+        if startupPhase.isSetUp, let identity, let publisher {
             let changes = publisher.request(WindowState(toolbar: toolbar, identity: identity, urgent: isUrgent),
                                             immediately: windowStateIsDueNow)
             if !changes.isEmpty, let state = publisher.pushed { onEvent?(.windowStateChanged(state)) }
@@ -53,8 +48,8 @@ extension ToolbarHost {
         tooltips?.follow(toolbar, host: surface.window)
         tooltips?.fireIfDue(toolbar, host: surface.window, mapped: mapped)
         try flush()
-        if mapped && bufferPainted && startupCompleted && !announcedReady {
-            announcedReady = true
+        if mapped && bufferPainted && startupPhase == .setUp {
+            startupPhase = .ready
             if !presented {
                 surface.present(surface.bounds)
                 try? connection.flush()

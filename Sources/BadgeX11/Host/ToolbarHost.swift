@@ -105,7 +105,6 @@ public final class ToolbarHost {
     let identity: ApplicationIdentity?
     var mapped = false
     var bufferPainted = false
-    var announcedReady = false
     var exposed: PixelRect?
     var pendingSyncs: [() -> Void] = []
     var reportedFailures: Set<String> = []
@@ -190,8 +189,8 @@ public final class ToolbarHost {
     /// window-state push after the frame, the window icon). Set up once the first frame is on its
     /// way, so the window shows its badges sooner.
     func completeStartup() {
-        guard !startupCompleted else { return }
-        startupCompleted = true
+        guard !startupPhase.isSetUp else { return }
+        startupPhase = .setUp
         startup?.complete(from: surface.window, connection: connection, atoms: atoms)
         startup = nil
         do {
@@ -244,10 +243,8 @@ public final class ToolbarHost {
     var resizeSync: ResizeSync?
     /// The launcher's startup notification, answered once the first frame is on the screen.
     var startup: StartupNotification?
-    /// True once ``completeStartup()`` ran.
-    var startupCompleted = false
-    /// When ``completeStartup()`` is due (clock seconds), once the first frame is drawn.
-    var startupDueTime: Double?
+    /// Where the host is in starting up.
+    var startupPhase = StartupPhase.firstFrame
 
     /// A sync waits: push the window state at the next refresh instead of coalescing it.
     var windowStateIsDueNow = false
@@ -356,7 +353,7 @@ public final class ToolbarHost {
         }
         if let due = tooltips?.dueTime { wake = min(wake ?? (due - now), due - now) }
         if let due = publisher?.dueTime { wake = min(wake ?? (due - now), due - now) }
-        if !startupCompleted, let due = startupDueTime { wake = min(wake ?? (due - now), due - now) }
+        if case .firstFrameSent(let due) = startupPhase { wake = min(wake ?? (due - now), due - now) }
         for bus in buses { if let due = bus.timeUntilDeadline { wake = min(wake ?? due, due) } }
         return wake
     }
