@@ -69,6 +69,7 @@ final class TwoToolbars {
     var layoutDue = false
     var pendingSyncs = 0
     var reportsDue: [String] = []
+    var idleReportDue = false
 
     init(options: Options) throws {
         connection = try XConnection()
@@ -133,6 +134,10 @@ final class TwoToolbars {
                 reportsDue = []
             }
             guard running else { break }
+            if idleReportDue, idle {
+                idleReportDue = false
+                say(report("idle"))
+            }
             let timeout = nextMail.map { max(0, $0 - clock.now) }
             let ready = session.wait(alsoWatching: readingInput ? [input] : [], timeout: timeout)
             if ready.contains(input) { readCommand() }
@@ -333,6 +338,8 @@ final class TwoToolbars {
             if mailInterval <= 0 { mailInterval = 0.2 }
             nextMail = words[1] == "on" ? clock.now + mailInterval : nil
             synchronizeAll(thenSay: "mail")
+        case "idle" where words.count == 1:
+            idleReportDue = true
         case "quit" where words.count == 1:
             running = false
         default:

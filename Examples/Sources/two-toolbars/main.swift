@@ -18,6 +18,7 @@
 //   resize WIDTH HEIGHT  resizes the window and toolbar A in one turn, with a synchronize
 //   focus a|b [backward] your window's focus chain reaches a toolbar (as Tab would)
 //   mail on|off          starts or stops the new-mail timer
+//   idle                 answers {"event":"idle"} once nothing is due (no timer, no animation)
 //   quit
 // Standard output is a terminal's (line by line) or a pipe's (flushed when full): flushing it
 // needs C's fflush, which this example does not import, so a program reading it through a pipe
