@@ -30,5 +30,13 @@ let package = Package(
             .product(name: "BadgeDrawing", package: "BadgeKit"),
             .product(name: "BadgeX11", package: "BadgeKit"),
         ]),
+        // The X11 shell, twice on one connection: a window with two toolbars as children, run in
+        // the example's own loop beside a timer of its own, keys forwarded and the focus handed on;
+        // or (--into) a toolbar in another client's window. No `import Glibc`.
+        .executableTarget(name: "two-toolbars", dependencies: [
+            .product(name: "BadgeCore", package: "BadgeKit"),
+            .product(name: "BadgeDrawing", package: "BadgeKit"),
+            .product(name: "BadgeX11", package: "BadgeKit"),
+        ]),
     ]
 )
