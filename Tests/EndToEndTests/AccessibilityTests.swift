@@ -5,7 +5,7 @@ import XvfbHarness
 import BadgeControl
 
 /// A node of the tree atspi-client.py writes, found by its child-index path.
-private func node(_ tree: JSONValue, _ path: [Int]) -> JSONValue? {
+func node(_ tree: JSONValue, _ path: [Int]) -> JSONValue? {
     var current: JSONValue? = tree
     for index in path { current = current?["children"]?[index] }
     return current

@@ -301,4 +301,30 @@ struct TwoToolbarsTests {
         #expect(try run.app.contextSwitches() - switches == 0, "the idle example woke up")
         try run.quit()
     }
+
+    @Test("Screen readers see one application with two tool bars, and act on the right one (pyatspi)")
+    func oneAccessibleApplication() throws {
+        guard AccessibilityStack.isAvailable else {
+            print("at-spi2-core or python3-pyatspi missing: one application with two tool bars not tested")
+            return
+        }
+        let server = try XvfbServer.start()
+        let x = try XTestClient(display: server.display)
+        let stack = try AccessibilityStack(display: server.display, x: x)
+        let app = try ChildProcess(executable: "stdbuf",
+                                   arguments: ["-oL", try ExamplesTests.example("two-toolbars", "debug"), "--mail-every", "0"],
+                                   environment: .inherited(adding: stack.environment.merging(["DISPLAY": server.display]) { $1 }))
+        defer { app.kill(SIGKILL) }
+        _ = try app.readEvent(named: "ready", timeout: 20)
+        let reader = try stack.screenReader()
+        try reader.find("two-toolbars")
+        let tree = try reader.tree()
+        // One application: a tool bar per host (they are in the example's own window, so no frame of ours).
+        #expect(tree["role"]?.string == "application" && tree["children"]?.array?.count == 2, "\(tree)")
+        #expect(node(tree, [0])?["role"]?.string == "tool bar" && node(tree, [1])?["role"]?.string == "tool bar")
+        #expect(node(tree, [0])?["children"]?.array?.count == 3 && node(tree, [1])?["children"]?.array?.count == 2, "\(tree)")
+        #expect(try reader.action("click", at: [1, 0]))
+        let change = try app.readEvent(named: "change")
+        #expect(change["toolbar"]?.string == "b" && change["cause"]?.string == "accessibility", "\(change)")
+    }
 }

@@ -41,6 +41,7 @@ extension ToolbarHost {
     /// every poll(): the accessibility bus appears after the first frame.
     ///
     /// In BadgeKit's loop (``run()``, ``attach(to:)``) they are watched already.
+    @available(*, deprecated, message: "use session.pollDescriptors (BadgeKit's own type) or session.wait(alsoWatching:timeout:)")
     public var busDescriptors: [pollfd] {
         busSources.compactMap { source in
             guard let fd = source.descriptor(), fd >= 0 else { return nil }

@@ -90,6 +90,15 @@ extension ToolbarHost {
         return handleKeyPress(keyboard.press(keycode: keycode, modifiers: modifiers))
     }
 
+    /// What the X KeyPress `event` means, read through the host's keymap: for the keys your own
+    /// widgets receive (Tab from your last widget into the toolbar, say). Nil for anything but a
+    /// key press, or before the keymap is read (``Event/ready``).
+    public func keyPress(for event: XEvent) -> KeyPress? {
+        guard let keyboard, !event.isError, Int32(event.code) == XCB_KEY_PRESS else { return nil }
+        let (keycode, modifiers) = event.withEvent(as: xcb_key_press_event_t.self) { ($0.detail, $0.state) }
+        return keyboard.press(keycode: keycode, modifiers: modifiers)
+    }
+
     /// Acts on `press`, a key already read through a keymap (yours, or a synthetic one), as
     /// ``handleKeyPress(_:)-(XEvent)`` does.
     @discardableResult

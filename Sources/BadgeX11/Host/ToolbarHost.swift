@@ -16,9 +16,9 @@ import Glibc
 /// Two ways to run it:
 /// - in BadgeKit's loop: ``run()``, or ``attach(to:)`` on an ``EventLoop`` beside the
 ///   application's own sources;
-/// - in the caller's loop: wait on ``XConnection/fileDescriptor`` and ``busDescriptors`` for at
-///   most ``pollTimeout``, hand each event to ``handle(_:)`` (or call ``dispatchEvents()``), call
-///   ``serviceBuses()``, then ``refresh()``.
+/// - in the caller's loop: hand each event of ``XConnection/nextEvent()`` to ``handle(_:)``, call
+///   ``refresh()``, then sleep in the ``session``'s ``DesktopSession/wait(alsoWatching:timeout:)``
+///   (the connection, every bus, and descriptors of yours).
 ///
 /// Lifetime: the host's window lives as long as the host. Releasing the host destroys its window
 /// (and its tooltip window) without reporting anything; ``close()`` destroys it now and reports
