@@ -46,6 +46,11 @@ public final class DesktopSession {
 
     private var members: [Member] = []
     private var busesStarted = false
+    /// The keymap every host reads keys through (xkbcommon-x11), once the first host set up.
+    package private(set) var keyboard: Keyboard?
+    private var keyboardTried = false
+    /// The last keymap event handled: each host is offered the same event; it is read once.
+    private weak var lastKeyboardEvent: XEvent?
     /// The screen-reader bridge: one AT-SPI2 application for every host on the connection.
     package var accessibility: AccessibilityBridge?
     /// True once the accessibility bus was looked for.
@@ -99,6 +104,24 @@ public final class DesktopSession {
         guard event !== lastSettingsEvent else { return true }
         lastSettingsEvent = event
         if settingsWatcher.handle(event) { settingsChanged() }
+        return true
+    }
+
+    /// The session's keymap, read on first use (after the first frame: it costs a few round trips);
+    /// nil when the server's keyboard cannot be used, with the reason thrown once.
+    package func sharedKeyboard() throws(X11Error) -> Keyboard? {
+        if keyboardTried { return keyboard }
+        keyboardTried = true
+        keyboard = try Keyboard(connection: connection)
+        return keyboard
+    }
+
+    /// Reads `event` if it is the keymap's (an XKB event), once however many hosts are offered it.
+    package func handleKeyboardEvent(_ event: XEvent) -> Bool {
+        guard let keyboard, event.code == keyboard.firstEvent else { return false }
+        guard event !== lastKeyboardEvent else { return true }
+        lastKeyboardEvent = event
+        _ = keyboard.handleXKBEvent(UnsafeMutableRawPointer(event.raw))
         return true
     }
 

@@ -23,11 +23,8 @@ extension ToolbarHost {
         case XCB_MOTION_NOTIFY, XCB_ENTER_NOTIFY, XCB_LEAVE_NOTIFY, XCB_EXPOSE: break
         default: accessibilityIsStale = true
         }
-        if let keyboard, code == keyboard.firstEvent {
-            // Every host's keymap follows the server's; the event is everyone's.
-            _ = keyboard.handleXKBEvent(UnsafeMutableRawPointer(event.raw))
-            return .shared
-        }
+        // The session's keymap follows the server's (read once); the event is everyone's.
+        if session.handleKeyboardEvent(event) { return .shared }
         if event.isError { return handleError(event) }
         // The session reads it once and tells every host; it is everyone's.
         if session.handleSettingsEvent(event), event.window != surface.window { return .shared }

@@ -100,7 +100,8 @@ public final class ToolbarHost {
     /// What the window manager says to a top-level window and hears from it (nil for a child).
     let windowManager: WindowManagerProtocols?
     var publisher: WindowStatePublisher?
-    var keyboard: Keyboard?
+    /// The keymap keys are read through: the session's, once set up.
+    var keyboard: Keyboard? { session.keyboard }
     var tooltips: TooltipController?
     let identity: ApplicationIdentity?
     var mapped = false
@@ -166,7 +167,6 @@ public final class ToolbarHost {
             properties = nil
             windowManager = nil
         }
-        keyboard = nil
         tooltips = nil
         if let properties, let identity {
             publisher = makePublisher(properties: properties, identity: identity)
@@ -194,7 +194,7 @@ public final class ToolbarHost {
         startup?.complete(from: surface.window, connection: connection, atoms: atoms)
         startup = nil
         do {
-            keyboard = try Keyboard(connection: connection)
+            _ = try session.sharedKeyboard()
         } catch {
             warn("\(error); carrying on without keyboard input")
         }
