@@ -144,4 +144,36 @@ import XvfbHarness
         #expect(write(ends[1], &byte, 1) == 1)
         #expect(session.wait(alsoWatching: [mine], timeout: 5) == [mine], "the caller's descriptor was not reported")
     }
+
+    @Test("Two hosts share one tooltip window, shown for the host whose button the pointer rests on")
+    func oneTooltipWindow() throws {
+        let server = try XvfbServer.start()
+        let connection = try XConnection(display: server.display)
+        let window = try ApplicationWindow(connection: connection, identity: ToolbarHostTests.identity, width: 400, height: 240)
+        let (toolbarA, rendererA) = try ToolbarHostTests.makeToolbar()
+        let (toolbarB, rendererB) = try ToolbarHostTests.makeToolbar()
+        let hostA = try ToolbarHost(toolbar: toolbarA, renderer: rendererA, connection: connection,
+                                    placement: .child(of: window.id, x: 0, y: 0), scale: 1)
+        let hostB = try ToolbarHost(toolbar: toolbarB, renderer: rendererB, connection: connection,
+                                    placement: .child(of: window.id, x: 0, y: 120), scale: 1)
+        var ready = 0
+        for host in [hostA, hostB] { host.onEvent = { if case .ready = $0 { ready += 1 } } }
+        window.map()
+        let caller = Caller(connection: connection, window: window, hosts: [hostA, hostB])
+        let client = try XTestClient(display: server.display)
+        try client.movePointerToCorner()
+        #expect(try caller.pump { ready == 2 })
+        func hover(_ host: ToolbarHost) throws {
+            let button = host.toolbar.buttons[0].frame.pixels(scale: 1, rounding: .nearest)
+            try client.move(toRoot: try client.rootPoint(inWindow: host.window, x: button.center.x, y: button.center.y))
+            try client.sync()
+        }
+        try hover(hostA)
+        #expect(try caller.pump { hostA.tooltip != nil }, "no tooltip for the first toolbar")
+        let first = try #require(hostA.tooltip)
+        #expect(hostB.tooltip == nil)
+        try hover(hostB)
+        #expect(try caller.pump { hostB.tooltip != nil && hostA.tooltip == nil }, "the tooltip did not move to the second toolbar")
+        #expect(hostB.tooltip?.window == first.window, "each host made a tooltip window of its own")
+    }
 }

@@ -1,7 +1,10 @@
+import BadgeCore
+import BadgeDrawing
 import Glibc
 
 /// What belongs to one connection to the desktop rather than to one toolbar: the desktop's settings
-/// (XSETTINGS, `Xft.dpi` in the X resources, the desktop portal's colour scheme) and the session bus.
+/// (XSETTINGS, `Xft.dpi` in the X resources, the desktop portal's colour scheme), the session bus,
+/// the screen-reader bridge (one AT-SPI2 application), the keymap and the one tooltip window.
 /// Every ``ToolbarHost`` on a connection shares its connection's session, so two toolbars in one
 /// window read the settings once, hear every change, and use one session-bus connection.
 ///
@@ -46,6 +49,9 @@ public final class DesktopSession {
 
     private var members: [Member] = []
     private var busesStarted = false
+    /// The one tooltip window every host shows its tooltips in, once the first host set up.
+    package private(set) var tooltips: TooltipController?
+    private var tooltipsTried = false
     /// The keymap every host reads keys through (xkbcommon-x11), once the first host set up.
     package private(set) var keyboard: Keyboard?
     private var keyboardTried = false
@@ -105,6 +111,21 @@ public final class DesktopSession {
         lastSettingsEvent = event
         if settingsWatcher.handle(event) { settingsChanged() }
         return true
+    }
+
+    /// The session's tooltip window, made on first use with `identity` (the first host's), `text`
+    /// and `clock`; it tells the host that owns a tooltip when it shows or hides. Nil (after the
+    /// error is thrown once) when the window cannot be made.
+    package func sharedTooltips(identity: ApplicationIdentity, text: TextLayouts, clock: any BadgeClock) throws(X11Error) -> TooltipController? {
+        if tooltipsTried { return tooltips }
+        tooltipsTried = true
+        let controller = try TooltipController(connection: connection, atoms: atoms, identity: identity, text: text, clock: clock)
+        controller.onChange = { [weak self] owner, info in
+            self?.hosts.first { ObjectIdentifier($0) == owner }?.onEvent?(.tooltipChanged(info))
+        }
+        controller.onWarning = { [weak self] message in self?.onWarning(message) }
+        tooltips = controller
+        return controller
     }
 
     /// The session's keymap, read on first use (after the first frame: it costs a few round trips);

@@ -57,7 +57,7 @@ extension ToolbarHost {
             mapped = true
         case XCB_UNMAP_NOTIFY:
             mapped = false
-            tooltips?.hide(suppress: false)
+            tooltips?.hide(suppress: false, owner: tooltipOwner)
         case XCB_FOCUS_IN:
             let detail = event.withEvent(as: xcb_focus_in_event_t.self) { $0.detail }
             // NotifyPointer: the focus is on the root and follows the pointer; not ours.
@@ -76,7 +76,7 @@ extension ToolbarHost {
             }
         case XCB_KEY_PRESS:
             let keycode = event.withEvent(as: xcb_key_press_event_t.self) { $0.detail }
-            tooltips?.hide(suppress: true)
+            tooltips?.hide(suppress: true, owner: tooltipOwner)
             if let keyboard { handleKey(keyboard.press(keycode: keycode)) }
         case XCB_MOTION_NOTIFY:
             let point = event.withEvent(as: xcb_motion_notify_event_t.self) { logicalPoint($0.event_x, $0.event_y) }
@@ -88,7 +88,7 @@ extension ToolbarHost {
             toolbar.pointerMoved(to: nil)
         case XCB_BUTTON_PRESS:
             let (detail, point) = event.withEvent(as: xcb_button_press_event_t.self) { ($0.detail, logicalPoint($0.event_x, $0.event_y)) }
-            tooltips?.hide(suppress: true)
+            tooltips?.hide(suppress: true, owner: tooltipOwner)
             toolbar.setFocusVisible(false)  // pointer use hides the ring, as :focus-visible does
             if let pointer = Self.pointerButton(detail), let (button, action, cause) = toolbar.pointerPressed(pointer, at: point) {
                 change(button, cause: cause) { action.apply(to: $0) }
@@ -171,7 +171,7 @@ extension ToolbarHost {
         isAttached = false
         surface.exists = false
         mapped = false
-        tooltips?.hide(suppress: false)
+        tooltips?.hide(suppress: false, owner: tooltipOwner)
         onEvent?(.detached)
     }
 

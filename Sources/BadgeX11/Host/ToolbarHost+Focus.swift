@@ -105,7 +105,7 @@ extension ToolbarHost {
     public func handleKeyPress(_ press: KeyPress) -> Bool {
         guard isAttached, hasFocus else { return false }
         accessibilityIsStale = true
-        tooltips?.hide(suppress: true)
+        tooltips?.hide(suppress: true, owner: tooltipOwner)
         return handleKey(press)
     }
 

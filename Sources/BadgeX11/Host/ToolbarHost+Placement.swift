@@ -48,7 +48,7 @@ extension ToolbarHost {
     /// with a synthetic UnmapNotify), so taskbars drop it too.
     public func hide() {
         guard isAttached else { return }
-        tooltips?.hide(suppress: false)
+        tooltips?.hide(suppress: false, owner: tooltipOwner)
         surface.unmap()
         if properties != nil { announceWithdrawal() }
     }
@@ -59,7 +59,7 @@ extension ToolbarHost {
     /// more to the server. Closing a detached host does nothing.
     public func close() {
         guard isAttached else { return }
-        tooltips?.hide(suppress: false)
+        tooltips?.release(tooltipOwner)
         tooltips = nil
         surface.destroy()
         try? connection.flush()

@@ -45,8 +45,8 @@ extension ToolbarHost {
         windowStateIsDueNow = false
         // Screen readers hear what changed (focus, descriptions, the title, the window's activation).
         updateAccessibility()
-        tooltips?.follow(toolbar, host: surface.window)
-        tooltips?.fireIfDue(toolbar, host: surface.window, mapped: mapped)
+        tooltips?.follow(toolbar, host: surface.window, owner: tooltipOwner)
+        tooltips?.fireIfDue(toolbar, host: surface.window, mapped: mapped, owner: tooltipOwner)
         try flush()
         if mapped && bufferPainted && startupPhase == .setUp {
             startupPhase = .ready

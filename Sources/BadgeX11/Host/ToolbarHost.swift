@@ -102,7 +102,10 @@ public final class ToolbarHost {
     var publisher: WindowStatePublisher?
     /// The keymap keys are read through: the session's, once set up.
     var keyboard: Keyboard? { session.keyboard }
+    /// The connection's one tooltip window (the session's), once set up.
     var tooltips: TooltipController?
+    /// Who this host is to the shared tooltip.
+    var tooltipOwner: ObjectIdentifier { ObjectIdentifier(self) }
     let identity: ApplicationIdentity?
     var mapped = false
     var bufferPainted = false
@@ -199,12 +202,7 @@ public final class ToolbarHost {
             warn("\(error); carrying on without keyboard input")
         }
         do {
-            let tooltips = try TooltipController(connection: connection, atoms: atoms,
-                                                 identity: identityOfCreatedWindows,
-                                                 text: renderer.text, clock: clock)
-            tooltips.onChange = { [weak self] info in self?.onEvent?(.tooltipChanged(info)) }
-            tooltips.onWarning = { [weak self] message in self?.warn(message) }
-            self.tooltips = tooltips
+            tooltips = try session.sharedTooltips(identity: identityOfCreatedWindows, text: renderer.text, clock: clock)
         } catch {
             warn("\(error); carrying on without tooltips")
         }
@@ -259,7 +257,7 @@ public final class ToolbarHost {
     /// The device scale the toolbar is laid out at.
     public var scale: Double { toolbar.scale }
     /// The tooltip shown now, or nil.
-    public var tooltip: TooltipInfo? { tooltips?.shown }
+    public var tooltip: TooltipInfo? { tooltips?.shown(for: tooltipOwner) }
     /// What the window manager was last told (top-level windows; nil for a child window).
     public var windowState: WindowState? { publisher?.pushed }
     /// What the window manager will be told at the next refresh (nil for a child window).
@@ -305,7 +303,7 @@ public final class ToolbarHost {
     public func replace(toolbar newToolbar: Toolbar) {
         guard newToolbar !== toolbar else { return }
         accessibilityIsStale = true
-        tooltips?.hide(suppress: false)
+        tooltips?.hide(suppress: false, owner: tooltipOwner)
         let scale = toolbar.scale
         toolbar = newToolbar
         newToolbar.layout(size: newToolbar.preferredSize, scale: scale, direction: newToolbar.direction)
@@ -351,7 +349,7 @@ public final class ToolbarHost {
         } else if let end = toolbar.animationEndTime, end > now {
             wake = 0
         }
-        if let due = tooltips?.dueTime { wake = min(wake ?? (due - now), due - now) }
+        if let due = tooltips?.dueTime(for: tooltipOwner) { wake = min(wake ?? (due - now), due - now) }
         if let due = publisher?.dueTime { wake = min(wake ?? (due - now), due - now) }
         if case .firstFrameSent(let due) = startupPhase { wake = min(wake ?? (due - now), due - now) }
         for bus in buses { if let due = bus.timeUntilDeadline { wake = min(wake ?? due, due) } }

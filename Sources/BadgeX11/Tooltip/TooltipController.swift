@@ -30,10 +30,13 @@ package final class TooltipController {
     private let clock: any BadgeClock
     private var hovered: ToolbarButton?
     private var suppressed = false
+    /// The host whose button the tooltip is for (shown or pending), or nil: one tooltip window
+    /// serves every host on the connection, for one host at a time.
+    private(set) var owner: ObjectIdentifier?
     /// When the pending tooltip is due (clock seconds), or nil.
     private(set) var dueTime: Double?
-    /// Called after the tooltip was shown or hidden and the server has processed it.
-    var onChange: ((TooltipInfo?) -> Void)?
+    /// Called with the owner after the tooltip was shown or hidden and the server has processed it.
+    var onChange: ((ObjectIdentifier, TooltipInfo?) -> Void)?
     /// Called with a one-line message when the tooltip cannot be drawn.
     var onWarning: ((String) -> Void)?
 
@@ -48,43 +51,60 @@ package final class TooltipController {
     /// The tooltip window's id.
     package var windowID: xcb_window_t { window.window }
 
-    /// What is shown now, or nil while hidden.
-    package var shown: TooltipInfo? {
-        guard let text = window.text else { return nil }
+    /// What is shown now for `owner`'s toolbar, or nil while hidden or shown for another host.
+    package func shown(for owner: ObjectIdentifier) -> TooltipInfo? {
+        guard self.owner == owner, let text = window.text else { return nil }
         return TooltipInfo(window: window.window, buttonID: hovered?.id ?? "", text: text, frame: window.frame)
     }
 
-    /// Follows the hovered button of `toolbar`: a new one (re)starts the delay, none hides the
-    /// tooltip, and a shown tooltip follows its badge's description.
-    package func follow(_ toolbar: Toolbar, host: xcb_window_t) {
+    /// When `owner`'s pending tooltip is due, or nil.
+    package func dueTime(for owner: ObjectIdentifier) -> Double? {
+        self.owner == owner ? dueTime : nil
+    }
+
+    /// Follows the hovered button of `owner`'s `toolbar`: a new one (re)starts the delay and makes
+    /// `owner` the tooltip's, none hides the tooltip if it was `owner`'s, and a shown tooltip
+    /// follows its badge's description.
+    package func follow(_ toolbar: Toolbar, host: xcb_window_t, owner: ObjectIdentifier) {
         let now = toolbar.buttons.first { $0.isHovered }
-        if now !== hovered {
+        guard now != nil || self.owner == owner else { return }
+        if now !== hovered || self.owner != owner {
+            hide(suppress: false, owner: self.owner ?? owner)
+            self.owner = now == nil ? nil : owner
             hovered = now
             suppressed = false
-            hide(suppress: false)
             if now != nil { dueTime = clock.now + Self.delay }
         } else if let now, let text = window.text, text != now.badge.accessibilityDescription {
             show(now, toolbar: toolbar, host: host)
         }
     }
 
-    /// Shows the pending tooltip when it is due (and the host window is mapped).
-    package func fireIfDue(_ toolbar: Toolbar, host: xcb_window_t, mapped: Bool) {
-        guard let due = dueTime, clock.now >= due else { return }
+    /// Shows `owner`'s pending tooltip when it is due (and the host window is mapped).
+    package func fireIfDue(_ toolbar: Toolbar, host: xcb_window_t, mapped: Bool, owner: ObjectIdentifier) {
+        guard self.owner == owner, let due = dueTime, clock.now >= due else { return }
         dueTime = nil
         guard let hovered, !suppressed, mapped else { return }
         show(hovered, toolbar: toolbar, host: host)
     }
 
-    /// Hides the tooltip and cancels a pending one; with `suppress`, it stays away until the pointer
-    /// moves to another button (after a press or a key).
-    package func hide(suppress: Bool) {
+    /// Hides the tooltip and cancels a pending one, if they are `owner`'s; with `suppress`, it stays
+    /// away until the pointer moves to another button (after a press or a key).
+    package func hide(suppress: Bool, owner: ObjectIdentifier) {
+        guard self.owner == nil || self.owner == owner else { return }
         dueTime = nil
         if suppress { suppressed = true }
         guard window.text != nil else { return }
         window.hide()
         settle()
-        onChange?(nil)
+        onChange?(owner, nil)
+    }
+
+    /// Forgets `owner` (a host that closed or went away), hiding its tooltip.
+    package func release(_ owner: ObjectIdentifier) {
+        guard self.owner == owner else { return }
+        hide(suppress: false, owner: owner)
+        self.owner = nil
+        hovered = nil
     }
 
     /// Copies the tooltip's image again (Expose).
@@ -108,7 +128,7 @@ package final class TooltipController {
             return
         }
         settle()
-        onChange?(shown)
+        if let owner { onChange?(owner, shown(for: owner)) }
     }
 
     /// Makes sure the server has processed the map or unmap before anyone is told about it.
