@@ -80,6 +80,7 @@ test: test-deps examples locale
 # Examples/: a separate package that depends on BadgeKit by path and uses only its library
 # products, built in both configurations the way an outside user builds it.
 examples: deps
+	python3 Scripts/readme-examples.py
 	$(SWIFT) build --package-path Examples
 	$(SWIFT) build --package-path Examples -c release
 

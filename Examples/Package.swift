@@ -38,5 +38,16 @@ let package = Package(
             .product(name: "BadgeDrawing", package: "BadgeKit"),
             .product(name: "BadgeX11", package: "BadgeKit"),
         ]),
+        // The README's library page, compiled exactly as written (Scripts/readme-examples.py writes
+        // them from README.md), as top-level code and inside a function.
+        .executableTarget(name: "readme-badge", dependencies: [
+            .product(name: "BadgeCore", package: "BadgeKit"),
+            .product(name: "BadgeDrawing", package: "BadgeKit"),
+        ]),
+        .executableTarget(name: "readme-toolbar", dependencies: [
+            .product(name: "BadgeCore", package: "BadgeKit"),
+            .product(name: "BadgeDrawing", package: "BadgeKit"),
+            .product(name: "BadgeX11", package: "BadgeKit"),
+        ]),
     ]
 )
