@@ -96,9 +96,16 @@ public final class ToolbarHost {
     let clock: any BadgeClock
     let atoms: Atoms
     let surface: WindowSurface
-    let properties: TopLevelProperties?
-    /// What the window manager says to a top-level window and hears from it (nil for a child).
-    let windowManager: WindowManagerProtocols?
+    /// The window as a top-level window of the application's (nil for a child window).
+    let topLevel: TopLevelWindow?
+    /// The properties the window manager reads (a top-level window's).
+    var properties: TopLevelProperties? { topLevel?.properties }
+    /// What the window manager says to a top-level window and hears from it.
+    var windowManager: WindowManagerProtocols? { topLevel?.windowManager }
+    /// `_NET_WM_SYNC_REQUEST` for a top-level window (nil without the SYNC extension).
+    var resizeSync: ResizeSync? { topLevel?.resizeSync }
+    /// The top-level window's identity (nil for a child window).
+    var identity: ApplicationIdentity? { topLevel?.identity }
     var publisher: WindowStatePublisher?
     /// The keymap keys are read through: the session's, once set up.
     var keyboard: Keyboard? { session.keyboard }
@@ -106,7 +113,6 @@ public final class ToolbarHost {
     var tooltips: TooltipController?
     /// Who this host is to the shared tooltip.
     var tooltipOwner: ObjectIdentifier { ObjectIdentifier(self) }
-    let identity: ApplicationIdentity?
     var mapped = false
     var bufferPainted = false
     var exposed: PixelRect?
@@ -150,25 +156,15 @@ public final class ToolbarHost {
         let size = toolbar.preferredSize.pixels(scale: scale)
         switch placement {
         case .topLevel(let identity):
-            self.identity = identity
             surface = try WindowSurface(connection: connection, width: size.width, height: size.height, what: "the window")
-            let minimum = toolbar.metrics.preferredSize(buttonCount: 1).pixels(scale: scale)
-            let sync = ResizeSync(connection: connection)
-            resizeSync = sync
-            let properties = TopLevelProperties(connection: connection, atoms: atoms, window: surface.window,
-                                                identity: identity, size: size, minimum: minimum, syncCounter: sync?.counter)
-            self.properties = properties
-            windowManager = WindowManagerProtocols(connection: connection, atoms: atoms, window: surface.window)
-            properties.setTitle(identity.titleShowsTotal ? toolbar.title(base: identity.title) : identity.title)
-            let notification = StartupNotification.take()
-            notification?.announce(on: surface.window, connection: connection, atoms: atoms)
-            startup = notification
+            topLevel = TopLevelWindow(connection: connection, atoms: atoms, window: surface.window, identity: identity, size: size,
+                                      minimum: toolbar.metrics.preferredSize(buttonCount: 1).pixels(scale: scale),
+                                      title: identity.titleShowsTotal ? toolbar.title(base: identity.title) : identity.title,
+                                      synchronizingResizes: true, takingStartupNotification: true)
         case .child(let parent, let x, let y, _):
-            identity = nil
             surface = try WindowSurface(connection: connection, parent: parent, x: x, y: y,
                                         width: size.width, height: size.height, what: "the toolbar window")
-            properties = nil
-            windowManager = nil
+            topLevel = nil
         }
         tooltips = nil
         if let properties, let identity {
@@ -194,8 +190,8 @@ public final class ToolbarHost {
     func completeStartup() {
         guard !startupPhase.isSetUp else { return }
         startupPhase = .setUp
-        startup?.complete(from: surface.window, connection: connection, atoms: atoms)
-        startup = nil
+        topLevel?.startup?.complete(from: surface.window, connection: connection, atoms: atoms)
+        topLevel?.startup = nil
         do {
             _ = try session.sharedKeyboard()
         } catch {
@@ -237,10 +233,6 @@ public final class ToolbarHost {
     weak var attachedLoop: EventLoop?
     /// The window's top-left pixel on the screen, until the window moves.
     var knownOrigin: (x: Int, y: Int)?
-    /// `_NET_WM_SYNC_REQUEST` for a top-level window (nil without the SYNC extension).
-    var resizeSync: ResizeSync?
-    /// The launcher's startup notification, answered once the first frame is on the screen.
-    var startup: StartupNotification?
     /// Where the host is in starting up.
     var startupPhase = StartupPhase.firstFrame
 

@@ -31,8 +31,7 @@ public final class ApplicationWindow {
     private let x: XConnection
     private let atoms: Atoms
     private let surface: WindowSurface
-    private let properties: TopLevelProperties
-    private let windowManager: WindowManagerProtocols
+    private let topLevel: TopLevelWindow
 
     /// Creates (but does not map) a window of `width` × `height` device pixels for `identity`,
     /// never smaller than `minimumWidth` × `minimumHeight`; its title is the identity's.
@@ -42,10 +41,9 @@ public final class ApplicationWindow {
         x = connection
         atoms = try Atoms(connection: connection)
         surface = try WindowSurface(connection: connection, width: width, height: height, what: "the application window")
-        properties = TopLevelProperties(connection: connection, atoms: atoms, window: surface.window, identity: identity,
-                                        size: (surface.width, surface.height), minimum: (minimumWidth, minimumHeight))
-        properties.setTitle(identity.title)
-        windowManager = WindowManagerProtocols(connection: connection, atoms: atoms, window: surface.window)
+        topLevel = TopLevelWindow(connection: connection, atoms: atoms, window: surface.window, identity: identity,
+                                  size: (surface.width, surface.height), minimum: (minimumWidth, minimumHeight),
+                                  title: identity.title, synchronizingResizes: false, takingStartupNotification: false)
     }
 
     /// The window id (to embed a ``ToolbarHost`` into, or for requests of your own).
@@ -80,13 +78,13 @@ public final class ApplicationWindow {
 
     /// Sets the title (WM_NAME and _NET_WM_NAME), written only when it changed.
     public func setTitle(_ title: String) {
-        properties.setTitle(title)
+        topLevel.properties.setTitle(title)
     }
 
     /// Sets or clears urgency as a ``ToolbarHost``'s window does: the ICCCM urgency hint, and
     /// `_NET_WM_STATE_DEMANDS_ATTENTION` (asked of the window manager when one runs).
     public func setUrgent(_ urgent: Bool) {
-        windowManager.setUrgent(urgent, properties: properties)
+        topLevel.windowManager.setUrgent(urgent, properties: topLevel.properties)
     }
 
     /// Draws into the back buffer: `body` gets a context in device pixels. Call ``present(_:)``
@@ -127,7 +125,7 @@ public final class ApplicationWindow {
             return .destroyed
         case XCB_CLIENT_MESSAGE:
             let message = event.withEvent(as: xcb_client_message_event_t.self) { $0 }
-            return windowManager.handle(message) == .close ? .closeRequested : .other
+            return topLevel.windowManager.handle(message) == .close ? .closeRequested : .other
         default:
             return .other
         }
