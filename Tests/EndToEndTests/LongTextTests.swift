@@ -41,6 +41,22 @@ struct LongTextTests {
         #expect(s.app.stderrText.isEmpty, "\(s.app.stderrText)")
     }
 
+    @Test("A 100,000-mark state file (200 KB, over the state cap): one warning, the window up in the usual time, memory bounded")
+    func restoredHundredThousandMarks() throws {
+        let home = try SavedCountsTests.stateHome("longtext-100k")
+        #expect(mkdir(home + "/badge-demo", 0o700) == 0)
+        let text = "a" + String(repeating: "\u{301}", count: 100_000)
+        let file = #"{"version": 1, "buttons": {"mail": {"kind": "text", "text": ""# + text + #""}}}"# + "\n"
+        let fd = open(home + "/badge-demo/state.json", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        _ = Array(file.utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let s = try DemoSession("longtext-100k", environment: ["XDG_STATE_HOME": home])
+        #expect(try s.state().button("mail").count == 12, "the defaults, not the refused file")
+        try s.sync()
+        #expect(s.app.stderrText.contains("state.json") && s.app.stderrText.contains("larger than"), "\(s.app.stderrText)")
+        #expect(try s.app.residentKilobytes() < 150_000)
+    }
+
     @Test("`text` with the longest line the channel takes: stored capped, and the app answers at once")
     func controlMarks() throws {
         let s = try DemoSession("longtext-control")

@@ -51,6 +51,8 @@ package final class BusConnection {
     private var fd: Int32 = -1
     private var output = OutputQueue()
     private var input: [UInt8] = []
+    /// What each read lands in (kept: a fresh 64 KB buffer for every read cost more than the read).
+    private var chunk = [UInt8](repeating: 0, count: 65_536)
     private var handshakeDeadline: Double?
     private var nextSerial: UInt32 = 1
     private var retryDelay = BusConnection.firstRetryDelay
@@ -315,7 +317,6 @@ package final class BusConnection {
     /// and handles each complete line or message.
     private func receive() {
         let current = generation
-        var chunk = [UInt8](repeating: 0, count: 65_536)
         var total = 0
         while total < 1 << 20 {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
