@@ -173,6 +173,12 @@ func benchOutside(demo: String, rounds: Int) throws {
         OutsideBenchmark.Program(name: "bare C (XCB + cairo)", executable: ".build/peers/c-badge-toolbar", targets: toolkitTargets),
         OutsideBenchmark.Program(name: "badge-demo", executable: demo, targets: OutsideBenchmark.demoTargets()),
     ]
+    // Another build of badge-demo (an earlier commit's), measured in the same interleaved run: what
+    // a change cost, as a ratio, on this noisy machine.
+    if let baseline = getenv("BADGE_BENCH_BASELINE_DEMO").map({ String(cString: $0) }), !baseline.isEmpty {
+        programs.append(OutsideBenchmark.Program(name: "badge-demo (baseline build)", executable: baseline,
+                                                 targets: OutsideBenchmark.demoTargets()))
+    }
     if AccessibilityStack.isAvailable {
         programs.append(OutsideBenchmark.Program(name: "badge-demo + screen reader", executable: demo,
                                                  targets: OutsideBenchmark.demoTargets(), withScreenReader: true))

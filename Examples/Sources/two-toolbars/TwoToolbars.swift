@@ -185,6 +185,15 @@ final class TwoToolbars {
             counts.forwardedKeys += 1
             return
         }
+        // The widget's own Tab hands the focus on into the toolbars (Shift+Tab: into the last one),
+        // read through the toolbars' keymap.
+        if focus == .widget, let press = bars.first?.host.keyPress(for: event),
+           press.symbol == KeySymbol.tab || press.symbol == KeySymbol.leftTab {
+            let backward = press.shift || press.symbol == KeySymbol.leftTab
+            moveFocus(to: backward ? bars.count - 1 : 0, from: backward ? .backward : .forward)
+            say(#"{"event":"focus","from":"widget","to":"\#(focus.rawValue)","direction":"\#(backward ? "backward" : "forward")"}"#)
+            return
+        }
         counts.widgetKeys += 1
         say(#"{"event":"key","to":"widget","keys":\#(counts.widgetKeys)}"#)
     }
