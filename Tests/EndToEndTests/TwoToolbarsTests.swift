@@ -108,16 +108,14 @@ struct TwoToolbarsTests {
         #expect(b.x == 0 && b.y == 76 && b.height == 60 && b.width < 480, "B sits below A: \(b)")
         #expect(try run.x.property(window: run.window, name: "WM_CLASS")?.bytes == Array("two-toolbars\0TwoToolbars\0".utf8))
         try run.checkPixels(run.ready, "at start")
-        // New mail every 0.2 s, from the example's own deadline, counted on A's inbox.
-        let start = ContinuousClock.now
+        // New mail every 0.2 s, from the example's own deadline, counted on A's inbox (no command
+        // asks for it: the timer alone does; how fast is the benchmark's business, not a test's).
         let first = try run.app.readEvent(named: "change")
         let second = try run.app.readEvent(named: "change")
-        let elapsed = secondsSince(start)
         for (mail, count) in [(first, 1), (second, 2)] {
             #expect(mail["toolbar"]?.string == "a" && mail["id"]?.string == "inbox" && mail["cause"]?.string == "control"
                     && mail["count"]?.int == count, "\(mail)")
         }
-        #expect(elapsed > 0.15 && elapsed < 2, "two mails took \(elapsed) s")
         let stopped = try run.command("mail off", answer: "mail")
         #expect(stopped["mail"]?.bool == false && stopped["strays"]?.int == 0)
         try run.quit()
