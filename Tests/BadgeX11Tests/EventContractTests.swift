@@ -58,17 +58,26 @@ import XvfbHarness
         }
     }
 
-    @Test("The caller gets its own Expose and ConfigureNotify across synchronize; both hosts hear a settings change")
-    func sharedConnection() throws {
+    /// A private server, the caller's window of `width` × `height`, and two child hosts on one
+    /// connection: A at the top, B at `secondAt`.
+    static func twoHosts(width: Int, height: Int, secondAt y: Int) throws
+        -> (XvfbServer, XConnection, ApplicationWindow, ToolbarHost, ToolbarHost) {
         let server = try XvfbServer.start()
         let connection = try XConnection(display: server.display)
-        let window = try ApplicationWindow(connection: connection, identity: ToolbarHostTests.identity, width: 400, height: 240)
+        let window = try ApplicationWindow(connection: connection, identity: ToolbarHostTests.identity, width: width, height: height)
         let (toolbarA, rendererA) = try ToolbarHostTests.makeToolbar()
         let (toolbarB, rendererB) = try ToolbarHostTests.makeToolbar()
         let hostA = try ToolbarHost(toolbar: toolbarA, renderer: rendererA, connection: connection,
                                     placement: .child(of: window.id, x: 0, y: 0), scale: 1)
         let hostB = try ToolbarHost(toolbar: toolbarB, renderer: rendererB, connection: connection,
-                                    placement: .child(of: window.id, x: 0, y: 120), scale: 1)
+                                    placement: .child(of: window.id, x: 0, y: y), scale: 1)
+        return (server, connection, window, hostA, hostB)
+    }
+
+    @Test("The caller gets its own Expose and ConfigureNotify across synchronize; both hosts hear a settings change")
+    func sharedConnection() throws {
+        let (server, connection, window, hostA, hostB) = try Self.twoHosts(width: 400, height: 240, secondAt: 120)
+        defer { withExtendedLifetime(server) {} }  // the server lives as long as the test
         var ready = 0, settingsHeard = [0, 0]
         for (index, host) in [hostA, hostB].enumerated() {
             host.onEvent = { event in
@@ -111,15 +120,8 @@ import XvfbHarness
 
     @Test("Two hosts on one connection share one session; its wait covers the caller's own descriptors")
     func oneSession() throws {
-        let server = try XvfbServer.start()
-        let connection = try XConnection(display: server.display)
-        let window = try ApplicationWindow(connection: connection, identity: ToolbarHostTests.identity, width: 300, height: 200)
-        let (toolbarA, rendererA) = try ToolbarHostTests.makeToolbar()
-        let (toolbarB, rendererB) = try ToolbarHostTests.makeToolbar()
-        let hostA = try ToolbarHost(toolbar: toolbarA, renderer: rendererA, connection: connection,
-                                    placement: .child(of: window.id, x: 0, y: 0), scale: 1)
-        let hostB = try ToolbarHost(toolbar: toolbarB, renderer: rendererB, connection: connection,
-                                    placement: .child(of: window.id, x: 0, y: 100), scale: 1)
+        let (server, connection, window, hostA, hostB) = try Self.twoHosts(width: 300, height: 200, secondAt: 100)
+        defer { withExtendedLifetime(server) {} }  // the server lives as long as the test
         let session = hostA.session
         let found = try DesktopSession.session(of: connection)
         #expect(session === hostB.session && session === found)
@@ -147,15 +149,8 @@ import XvfbHarness
 
     @Test("Two hosts share one tooltip window, shown for the host whose button the pointer rests on")
     func oneTooltipWindow() throws {
-        let server = try XvfbServer.start()
-        let connection = try XConnection(display: server.display)
-        let window = try ApplicationWindow(connection: connection, identity: ToolbarHostTests.identity, width: 400, height: 240)
-        let (toolbarA, rendererA) = try ToolbarHostTests.makeToolbar()
-        let (toolbarB, rendererB) = try ToolbarHostTests.makeToolbar()
-        let hostA = try ToolbarHost(toolbar: toolbarA, renderer: rendererA, connection: connection,
-                                    placement: .child(of: window.id, x: 0, y: 0), scale: 1)
-        let hostB = try ToolbarHost(toolbar: toolbarB, renderer: rendererB, connection: connection,
-                                    placement: .child(of: window.id, x: 0, y: 120), scale: 1)
+        let (server, connection, window, hostA, hostB) = try Self.twoHosts(width: 400, height: 240, secondAt: 120)
+        defer { withExtendedLifetime(server) {} }  // the server lives as long as the test
         var ready = 0
         for host in [hostA, hostB] { host.onEvent = { if case .ready = $0 { ready += 1 } } }
         window.map()
