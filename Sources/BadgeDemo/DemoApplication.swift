@@ -50,7 +50,7 @@ final class DemoApplication {
         self.locale = locale
         // --config must be usable (exit 2 otherwise); the XDG file, when there is one, should be: a
         // bad one gives a warning and the bundled toolbar, and is read again when fixed.
-        let environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }
+        let environment: (String) -> String? = Environment.value
         configPath = options.screenshotPath == nil || options.configPath != nil
             ? ConfigWatcher.path(options: options, environment: environment) : nil
         var options = options

@@ -4,7 +4,7 @@ import BadgeX11
 import Glibc
 
 let environment: [String: String] = Dictionary(uniqueKeysWithValues: ["BADGE_REDUCE_MOTION", "BADGE_DEBUG"].map { name in
-    (name, getenv(name).map { String(cString: $0) } ?? "")
+    (name, Environment.value(name) ?? "")
 })
 
 /// Exits with `status`, writing `message` (prefixed by the program's name) to standard error first.
