@@ -437,10 +437,12 @@ final class DemoApplication {
                 guard let self, let server else { return }
                 self.socketLine(line, from: client, server: server)
             }
-            server.onLog = { [weak self] message in
+            server.onLog = { [weak self, weak server] message in
                 StandardError.write("badge-demo: \(message)")
-                self?.control?.emit(.object([("event", .string("error")), ("line", .int(0)), ("source", .string("socket")),
-                                             ("reason", .string(message))]))
+                let event = JSONValue.object([("event", .string("error")), ("line", .int(0)), ("source", .string("socket")),
+                                              ("reason", .string(message))])
+                self?.control?.emit(event)
+                server?.broadcast(event.serialized)
             }
             loop.add(server.source(paused: { [weak self] in self?.control?.isBackedUp == true }))
             loop.addDeadline(named: "control-socket") { [weak server] in server?.timeUntilDue }

@@ -90,6 +90,27 @@ elif mode == "stuck":
         print("ended: %s" % type(e).__name__, flush=True)
         sys.exit(0)
     print("ended: EOF after %d bytes" % total, flush=True)
+elif mode == "cap":
+    held = []
+    for _ in range(int(args[0])):
+        s = connect()
+        s.sendall(b"hello\n")
+        held.append((s, next(lines(s))))
+    print(json.dumps({"accepted": sum(1 for _, reply in held if '"protocol":1' in reply)}), flush=True)
+    extra = connect()
+    for line in lines(extra):
+        print(line, flush=True)
+        if line == "EOF":
+            break
+    # A freed place is taken again.
+    held[0][0].close()
+    while True:
+        again = connect()
+        again.sendall(b"hello\n")
+        reply = next(lines(again))
+        if '"protocol":1' in reply:
+            print("reconnected", flush=True)
+            break
 elif mode == "connect":
     try:
         s = connect()
@@ -210,7 +231,7 @@ struct ControlSocketTests {
         #expect(try s.x.isViewable(window: s.window))
     }
 
-    @Test("Over-long line, invalid UTF-8 and a hanging partial line get error replies")
+    @Test("An over-long line gets an error and a disconnect; invalid UTF-8 an error reply")
     func hostileLines() throws {
         let s = try DemoSession("socket-hostile")
         let path = try socketPath(s)
@@ -302,6 +323,46 @@ struct ControlSocketTests {
             socat.closeStdin()
             #expect(try s.nextChange()["text"]?.string == "5")
         }
+    }
+
+    @Test("Connection cap: the 129th client gets an error line; a freed place is taken again")
+    func connectionCap() throws {
+        let s = try DemoSession("socket-cap")
+        let path = try socketPath(s)
+        let lines = try readAll(python(path, "cap", ["128"]))
+        try #require(lines.count >= 3, "\(lines)")
+        #expect(try JSONValue(parsing: lines[0])["accepted"]?.int == 128, "\(lines)")
+        #expect(lines[1].contains("too many connections (limit 128)") && lines[2] == "EOF", "\(lines)")
+        #expect(lines.last == "reconnected", "\(lines)")
+        #expect(s.app.stderrText.contains("128 clients already connected"))
+    }
+
+    @Test("Idle with a quiet subscriber: 0 CPU ticks; a partial line is dropped after 10 s")
+    func idleAndPartialLine() throws {
+        let s = try DemoSession("socket-idle")
+        s.app.recordsAllEvents = false
+        let path = try socketPath(s)
+        let quiet = try python(path, "stuck")
+        #expect(try quiet.readLine(timeout: 10) == #"{"reply":"ok"}"#)
+        try s.sync()
+        try s.app.waitUntilSleeping(timeout: 2)
+        let before = try s.app.cpuTicks()
+        let switches = try s.app.contextSwitches()
+        measureInterval(seconds: 1.0)
+        #expect(try s.app.cpuTicks() - before == 0, "idle with a subscriber used CPU")
+        #expect(try s.app.contextSwitches() - switches == 0, "idle with a subscriber woke up")
+        // A partial line ("inc" with no newline) is dropped with an error after the stated 10 s.
+        let start = ContinuousClock.now
+        let partial = try readAll(python(path, "raw", ["696e63"]))
+        let elapsed = secondsSince(start)
+        #expect(partial.contains { $0.contains("partial line timed out") } && partial.last == "EOF", "\(partial)")
+        #expect(elapsed >= 9.5 && elapsed < 20, "dropped after \(elapsed) s")
+        #expect(s.app.stderrText.contains("partial line left hanging"))
+        // The quiet subscriber is still connected.
+        try quiet.writeLine("read now")
+        #expect(quiet.waitForExit(timeout: 0) == nil)
+        try s.command("inc mail")
+        _ = try s.nextChange()
     }
 
     private static func temporaryFolder() throws -> String {

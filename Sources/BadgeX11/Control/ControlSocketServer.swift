@@ -363,7 +363,13 @@ package final class ControlSocketServer {
             return
         }
         guard count > 0 else {
-            remove(id)  // the client hung up
+            // The client hung up (or shut its sending half): finish writing what waits, then close.
+            guard var client = clients[id], !client.output.isEmpty else { return remove(id) }
+            client.closing = true
+            client.partialSince = nil
+            client.watchingWrites = true
+            clients[id] = client
+            if !watch(descriptor, events: UInt32(EPOLLOUT.rawValue), add: false) { remove(id) }
             return
         }
         var lines: [[UInt8]] = []
@@ -406,9 +412,12 @@ package final class ControlSocketServer {
         let pending = !client.output.isEmpty
         let overflow = client.output.count > limits.maximumOutput
         let closing = client.closing
-        if pending != client.watchingWrites {
+        if pending != client.watchingWrites, !closing {
             client.watchingWrites = pending
-            _ = watch(client.descriptor, events: UInt32(EPOLLIN.rawValue) | (pending ? UInt32(EPOLLOUT.rawValue) : 0), add: false)
+            if !watch(client.descriptor, events: UInt32(EPOLLIN.rawValue) | (pending ? UInt32(EPOLLOUT.rawValue) : 0), add: false) {
+                clients[id] = client
+                return remove(id)
+            }
         }
         clients[id] = client
         switch outcome {
@@ -417,10 +426,9 @@ package final class ControlSocketServer {
         case .drained where closing:
             remove(id)
         case .wouldBlock where overflow:
-            client.output.removeAll()
-            clients[id] = client
-            onLog?("control socket: dropped client pid \(client.pid): it left over \(limits.maximumOutput) bytes unread")
+            // Removed before the message goes out: the message itself is broadcast to subscribers.
             remove(id)
+            onLog?("control socket: dropped client pid \(client.pid): it left over \(limits.maximumOutput) bytes unread")
         default:
             break
         }
@@ -429,14 +437,11 @@ package final class ControlSocketServer {
     /// Answers one error line, logs, and closes once the line is written (or at once if it cannot be).
     private func drop(_ id: ClientID, reason: String, answer: String) {
         guard var client = clients[id] else { return }
-        onLog?("control socket: dropped client pid \(client.pid): \(reason)")
         client.output.removeAll()
         client.output.append((Self.errorLine(answer) + "\n").utf8)
-        client.closing = true
-        client.partialSince = nil
         _ = client.output.write(to: client.descriptor, socket: true)
-        clients[id] = client
         remove(id)
+        onLog?("control socket: dropped client pid \(client.pid): \(reason)")
     }
 
     private func remove(_ id: ClientID) {
