@@ -91,7 +91,7 @@ package final class ControlSocketServer {
     private var clients: [ClientID: Client] = [:]
     private var byDescriptor: [Int32: ClientID] = [:]
     private var nextID = 1
-    private var uid: uid_t
+    private let uid: uid_t
     private var closed = false
 
     /// Creates the folder and binds the socket of `app` in `XDG_RUNTIME_DIR`.
