@@ -295,7 +295,7 @@ struct ControlSocketTests {
         #expect(access(base + "/elsewhere/control.sock", F_OK) != 0)
     }
 
-    @Test("A stale socket file is replaced; socat is a client too")
+    @Test("A stale socket file is replaced, a live one is left alone; socat is a client too")
     func staleSocket() throws {
         let base = try Self.temporaryFolder()
         defer { _ = try? ChildProcess(executable: "/bin/rm", arguments: ["-rf", base]).waitForExit(timeout: 10) }
@@ -323,6 +323,14 @@ struct ControlSocketTests {
             socat.closeStdin()
             #expect(try s.nextChange()["text"]?.string == "5")
         }
+        // A second app with the same runtime folder finds the first listening: it runs without a socket
+        // (single instance is a later part of issue 20), and the first keeps its socket.
+        let second = try DemoSession("socket-second", environment: ["XDG_RUNTIME_DIR": base])
+        try second.app.writeLine("state")
+        let state = try second.app.readEvent(named: "state", timeout: 10)
+        #expect(state["controlSocket"]?["status"]?.string == "off")
+        #expect(second.app.stderrText.contains("another instance is listening on \(path)"), "\(second.app.stderrText)")
+        #expect(try readAll(python(path, "commands", ["hello"])) == [#"{"reply":"ok","protocol":1}"#])
     }
 
     @Test("Connection cap: the 129th client gets an error line; a freed place is taken again")

@@ -240,7 +240,8 @@ package final class ControlSocketServer {
     }
 
     private static func isLive(_ address: inout sockaddr_un) -> Bool {
-        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // Non-blocking: a listener with a full backlog answers EAGAIN (live) instead of making us wait.
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard probe >= 0 else { return false }
         defer { close(probe) }
         let result = withUnsafePointer(to: &address) {
