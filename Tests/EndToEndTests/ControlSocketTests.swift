@@ -12,8 +12,8 @@ path, mode, args = sys.argv[1], sys.argv[2], sys.argv[3:]
 
 def connect():
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(60)
     s.connect(path)
+    s.settimeout(60)
     return s
 
 def lines(s):
@@ -111,6 +111,34 @@ elif mode == "cap":
         if '"protocol":1' in reply:
             print("reconnected", flush=True)
             break
+elif mode == "fuzz":
+    import random
+    rng = random.Random(int(args[0]))
+    for _ in range(int(args[1])):
+        connect().close()
+    socks = []
+    for i in range(50):
+        s = connect()
+        data = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 20000)))
+        if i % 3 == 0:
+            data = data.replace(b"\n", b"") + b"\n"  # one long line
+        elif i % 3 == 1:
+            data = b"\n".join(data[j:j + 40] for j in range(0, len(data), 40))  # many short junk lines
+        try:
+            s.sendall(data)
+        except OSError:
+            pass
+        socks.append(s)
+    for s in socks:
+        s.close()
+    # Closed clients count against the cap until the server reads their hang-up: retry a refusal.
+    for _ in range(100):
+        s = connect(); r = lines(s)
+        s.sendall(b"hello\n")
+        reply = next(r)
+        if "too many connections" not in reply:
+            break
+    print(reply, flush=True)
 elif mode == "connect":
     try:
         s = connect()
@@ -371,6 +399,22 @@ struct ControlSocketTests {
         #expect(quiet.waitForExit(timeout: 0) == nil)
         try s.command("inc mail")
         _ = try s.nextChange()
+    }
+
+    @Test("Fuzz: connect churn, random bytes, long and junk lines: no crash, counts unchanged")
+    func fuzz() throws {
+        let s = try DemoSession("socket-fuzz")
+        s.app.recordsAllEvents = false
+        let path = try socketPath(s)
+        let before = try s.state().buttons.map { "\($0.id)=\($0.contentKind):\($0.count ?? -1)" }
+        let fuzz = try python(path, "fuzz", ["20", "2000"])
+        let answer = try fuzz.readLine(timeout: 60)
+        #expect(answer == #"{"reply":"ok","protocol":1}"#, "\(answer ?? "EOF"); stderr: \(fuzz.stderrText); app: \(s.app.stderrText.suffix(600))")
+        #expect(s.app.waitForExit(timeout: 0) == nil)
+        try s.sync()
+        _ = s.app.takePendingEvents()
+        #expect(try s.state().buttons.map { "\($0.id)=\($0.contentKind):\($0.count ?? -1)" } == before)
+        #expect(try readAll(python(path, "commands", ["inc bell"])) == [#"{"reply":"ok"}"#])
     }
 
     private static func temporaryFolder() throws -> String {

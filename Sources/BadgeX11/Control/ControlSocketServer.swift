@@ -91,6 +91,8 @@ package final class ControlSocketServer {
     private var clients: [ClientID: Client] = [:]
     private var byDescriptor: [Int32: ClientID] = [:]
     private var nextID = 1
+    private var readBuffer = [UInt8](repeating: 0, count: 16_384)
+    private var events = [epoll_event](repeating: epoll_event(), count: 64)
     private let uid: uid_t
     private var closed = false
 
@@ -138,7 +140,8 @@ package final class ControlSocketServer {
             bound = Self.bind(socketDescriptor, &address)
         }
         guard bound == 0 else { throw fail("bind", errno) }
-        guard listen(socketDescriptor, 64) == 0 else {
+        // The kernel's largest backlog: a burst of clients waits in it instead of being refused.
+        guard listen(socketDescriptor, SOMAXCONN) == 0 else {
             let code = errno
             unlink(path)
             throw fail("listen", code)
@@ -279,8 +282,10 @@ package final class ControlSocketServer {
     }
 
     private func dispatch() {
-        var events = [epoll_event](repeating: epoll_event(), count: 64)
         let count = epoll_wait(epoll, &events, Int32(events.count), 0)
+        if count < 0 && errno != EINTR {
+            onLog?("control socket: epoll_wait failed: \(String(cString: strerror(errno)))")
+        }
         guard count > 0 else { return }
         for event in events[0..<Int(count)] {
             let descriptor = event.data.fd
@@ -356,8 +361,7 @@ package final class ControlSocketServer {
 
     private func read(_ id: ClientID) {
         guard let descriptor = clients[id]?.descriptor else { return }
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        let count = readBuffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
         if count < 0 {
             if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return }
             remove(id)
@@ -376,7 +380,7 @@ package final class ControlSocketServer {
         var lines: [[UInt8]] = []
         var tooLong = false
         guard var client = clients[id] else { return }
-        for byte in buffer[0..<count] {
+        for byte in readBuffer[0..<count] {
             if byte == UInt8(ascii: "\n") {
                 if client.discarding { tooLong = true; break }
                 lines.append(client.buffer)
