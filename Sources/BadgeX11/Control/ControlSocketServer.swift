@@ -74,7 +74,8 @@ package final class ControlSocketServer {
     /// Runs for each refusal or drop, with a message naming the client (stderr and an error event).
     package var onLog: ((String) -> Void)?
 
-    private struct Client {
+    /// A class, so that queuing a reply never copies the queue already waiting.
+    private final class Client {
         let descriptor: Int32
         let pid: Int32
         var buffer: [UInt8] = []
@@ -84,6 +85,11 @@ package final class ControlSocketServer {
         var subscribed = false
         var closing = false
         var watchingWrites = false
+
+        init(descriptor: Int32, pid: Int32) {
+            self.descriptor = descriptor
+            self.pid = pid
+        }
     }
 
     private let listener: Int32
@@ -208,10 +214,9 @@ package final class ControlSocketServer {
 
     /// Queues a reply line (a JSON object) for a client and writes what it takes now.
     package func reply(_ line: String, to id: ClientID) {
-        guard var client = clients[id], !client.closing else { return }
+        guard let client = clients[id], !client.closing else { return }
         client.output.append(line.utf8)
         client.output.append(CollectionOfOne(UInt8(ascii: "\n")))
-        clients[id] = client
         flush(id)
     }
 
@@ -369,17 +374,16 @@ package final class ControlSocketServer {
         }
         guard count > 0 else {
             // The client hung up (or shut its sending half): finish writing what waits, then close.
-            guard var client = clients[id], !client.output.isEmpty else { return remove(id) }
+            guard let client = clients[id], !client.output.isEmpty else { return remove(id) }
             client.closing = true
             client.partialSince = nil
             client.watchingWrites = true
-            clients[id] = client
             if !watch(descriptor, events: UInt32(EPOLLOUT.rawValue), add: false) { remove(id) }
             return
         }
         var lines: [[UInt8]] = []
         var tooLong = false
-        guard var client = clients[id] else { return }
+        guard let client = clients[id] else { return }
         for byte in readBuffer[0..<count] {
             if byte == UInt8(ascii: "\n") {
                 if client.discarding { tooLong = true; break }
@@ -394,7 +398,6 @@ package final class ControlSocketServer {
             }
         }
         client.partialSince = client.buffer.isEmpty ? nil : (client.partialSince ?? Self.now())
-        clients[id] = client
         for bytes in lines {
             guard clients[id] != nil, clients[id]?.closing == false else { return }
             var bytes = bytes
@@ -412,7 +415,7 @@ package final class ControlSocketServer {
     }
 
     private func flush(_ id: ClientID) {
-        guard var client = clients[id] else { return }
+        guard let client = clients[id] else { return }
         let outcome = client.output.write(to: client.descriptor, socket: true)
         let pending = !client.output.isEmpty
         let overflow = client.output.count > limits.maximumOutput
@@ -420,11 +423,9 @@ package final class ControlSocketServer {
         if pending != client.watchingWrites, !closing {
             client.watchingWrites = pending
             if !watch(client.descriptor, events: UInt32(EPOLLIN.rawValue) | (pending ? UInt32(EPOLLOUT.rawValue) : 0), add: false) {
-                clients[id] = client
                 return remove(id)
             }
         }
-        clients[id] = client
         switch outcome {
         case .failed:
             remove(id)
@@ -441,7 +442,7 @@ package final class ControlSocketServer {
 
     /// Answers one error line, logs, and closes once the line is written (or at once if it cannot be).
     private func drop(_ id: ClientID, reason: String, answer: String) {
-        guard var client = clients[id] else { return }
+        guard let client = clients[id] else { return }
         client.output.removeAll()
         client.output.append((Self.errorLine(answer) + "\n").utf8)
         _ = client.output.write(to: client.descriptor, socket: true)
