@@ -58,6 +58,13 @@ package final class ControlSocketServer {
         package init() {}
     }
 
+    /// `struct ucred` (SO_PEERCRED), which Swift's Glibc module does not declare.
+    private struct PeerCredentials {
+        var pid: pid_t = 0
+        var uid: uid_t = 0
+        var gid: gid_t = 0
+    }
+
     /// One accepted connection, by number (never reused during the server's life).
     package typealias ClientID = Int
 
@@ -307,7 +314,8 @@ package final class ControlSocketServer {
     private func acceptClients() {
         // A bounded batch per turn: a connect storm never starves the window.
         for _ in 0..<64 {
-            let descriptor = badgekit_accept_nonblocking(listener)
+            // accept4 is not in Swift's Glibc module: accept, then non-blocking and close-on-exec.
+            let descriptor = accept(listener, nil, nil)
             if descriptor < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 if errno != EAGAIN && errno != EWOULDBLOCK {
@@ -315,8 +323,16 @@ package final class ControlSocketServer {
                 }
                 return
             }
-            var credentials = badgekit_peer_credentials()
-            guard badgekit_peer_credentials(descriptor, &credentials) == 0 else {
+            guard fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0,
+                  fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) == 0 else {
+                onLog?("control socket: refused a client: fcntl failed: \(String(cString: strerror(errno)))")
+                close(descriptor)
+                continue
+            }
+            var credentials = PeerCredentials()
+            var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+            guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
+                  length == socklen_t(MemoryLayout<PeerCredentials>.size) else {
                 onLog?("control socket: refused a client: SO_PEERCRED failed: \(String(cString: strerror(errno)))")
                 refuse(descriptor, reason: "cannot check your uid")
                 continue
