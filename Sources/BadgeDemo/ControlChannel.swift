@@ -69,6 +69,9 @@ final class ControlChannel {
 
     private var isReading: Bool { open && !output.isBackedUp }
 
+    /// True while the reader of our events lags far behind (other command sources wait too).
+    var isBackedUp: Bool { output.isBackedUp }
+
     private func read() {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }

@@ -74,7 +74,8 @@ enum ControlEvents {
     /// `state`: every button (content, shown text, description, button and badge rectangles in
     /// window pixels), focus, title, animation, urgency, tooltip, reduced motion and size.
     static func state(_ host: ToolbarHost, now: Double, theme: Theme = .light,
-                      sources: (scale: String, theme: String, reducedMotion: String) = ("default", "default", "default")) -> JSONValue {
+                      sources: (scale: String, theme: String, reducedMotion: String) = ("default", "default", "default"),
+                      socket: JSONValue = .null) -> JSONValue {
         let toolbar = host.toolbar
         let scale = host.scale
         let buttons: [JSONValue] = toolbar.buttons.map { button in
@@ -105,7 +106,8 @@ enum ControlEvents {
                                               ("theme", .string(theme.name)), ("themeFrom", .string(sources.theme)),
                                               ("reducedMotion", .bool(host.reducesMotion)),
                                               ("reducedMotionFrom", .string(sources.reducedMotion))])),
-                        ("size", .object([("width", .int(host.size.width)), ("height", .int(host.size.height))]))])
+                        ("size", .object([("width", .int(host.size.width)), ("height", .int(host.size.height))])),
+                        ("controlSocket", socket)])
     }
 
     private static func tooltipFrame(_ info: TooltipInfo) -> JSONValue {

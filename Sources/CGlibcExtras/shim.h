@@ -10,3 +10,7 @@
 #include <langinfo.h>
 #include <libintl.h>
 #include <sys/inotify.h>
+
+// The control socket's epoll (not in Swift's Glibc module). Never <sys/socket.h> here: declared
+// through this module, its names would no longer be found through Glibc.
+#include <sys/epoll.h>

@@ -227,7 +227,7 @@ public final class ChildProcess {
             try check(posix_spawnattr_setflags(&attributes, Int16(flags)), "posix_spawnattr_setflags")
 
             let argv = ([path] + arguments).map { strdup($0) }
-            // Hermetic: every child gets XDG config, state, data and cache folders of its own (unless
+            // Hermetic: every child gets XDG config, state, data, cache and runtime folders of its own (unless
             // the test names its own), so nothing it writes reaches the user's files or the next test.
             var entries = environment.entries()
             // Nor the user's desktop buses: a child talks D-Bus only on a bus its test started.
@@ -235,7 +235,8 @@ public final class ChildProcess {
                 let buses = ["DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS"].filter { environment.adding[$0] == nil }
                 entries.removeAll { entry in buses.contains { entry.hasPrefix($0 + "=") } }
             }
-            let xdg = ["XDG_CONFIG_HOME": "config", "XDG_STATE_HOME": "state", "XDG_DATA_HOME": "data", "XDG_CACHE_HOME": "cache"]
+            let xdg = ["XDG_CONFIG_HOME": "config", "XDG_STATE_HOME": "state", "XDG_DATA_HOME": "data", "XDG_CACHE_HOME": "cache",
+                       "XDG_RUNTIME_DIR": "runtime"]
             let missing = xdg.keys.filter { name in !entries.contains { $0.hasPrefix(name + "=") } }
             if !missing.isEmpty, environment.base == nil {
                 var template = Array("/tmp/badgekit-test-xdg-XXXXXX".utf8CString)

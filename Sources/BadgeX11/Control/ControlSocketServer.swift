@@ -1,0 +1,475 @@
+import CGlibcExtras
+import Glibc
+
+/// Why a control socket could not be offered. Each message says what to do about it.
+package enum ControlSocketError: Error, CustomStringConvertible, Equatable {
+    /// `XDG_RUNTIME_DIR` is unset or empty; there is no `/tmp` fallback.
+    case noRuntimeDirectory
+    /// The runtime folder exists but is unsafe (a symlink, another user's, or open to others).
+    case unsafeFolder(path: String, reason: String)
+    /// The socket path does not fit in `sockaddr_un`.
+    case pathTooLong(String)
+    /// Another process is listening on the socket already.
+    case alreadyRunning(path: String)
+    /// A system call failed.
+    case system(call: String, path: String, errno: Int32)
+
+    package var description: String {
+        switch self {
+        case .noRuntimeDirectory:
+            return "XDG_RUNTIME_DIR is not set: running without a control socket (set it to a private folder such as /run/user/$(id -u))"
+        case .unsafeFolder(let path, let reason):
+            return "refusing the control socket folder \(path): \(reason); remove or fix it (it must be a real folder of yours with mode 0700)"
+        case .pathTooLong(let path):
+            return "control socket path \(path) is longer than a Unix socket address allows; use a shorter XDG_RUNTIME_DIR"
+        case .alreadyRunning(let path):
+            return "another instance is listening on \(path): running without a control socket"
+        case .system(let call, let path, let code):
+            return "control socket \(path): \(call) failed: \(String(cString: strerror(code)))"
+        }
+    }
+}
+
+/// A Unix stream socket in `$XDG_RUNTIME_DIR/<app>/control.sock` that accepts line-based commands
+/// from clients of the same uid, with a reply to every line (protocol version 1).
+///
+/// The folder is created 0700 and checked with `lstat` (a symlink, another owner, or group or other
+/// permissions are refused); the socket is bound 0600 under umask 0177. Each accepted connection's
+/// uid is checked with `SO_PEERCRED`: only the instance's own uid is served. Each client has its own
+/// line reader (``Limits/maximumLineLength``), its own ``OutputQueue`` (``Limits/maximumOutput``),
+/// and a deadline for a partial line (``Limits/partialLineTimeout``); there are at most
+/// ``Limits/maximumClients`` at once. Every descriptor is non-blocking and close-on-exec. The
+/// clients share one epoll descriptor, which is the loop's only source: with quiet clients and no
+/// partial line, the loop sleeps with no deadline.
+///
+/// Not Sendable: event-loop thread only.
+package final class ControlSocketServer {
+    /// The limits each client lives within.
+    package struct Limits: Sendable {
+        /// The longest line, in bytes (longer: an error reply and disconnect).
+        package var maximumLineLength = 4096
+        /// Bytes queued for a client that does not read before it is dropped.
+        package var maximumOutput = 1 << 20
+        /// Seconds a partial line may hang before the client is dropped.
+        package var partialLineTimeout = 10.0
+        /// Connections at once; one more gets an error line and is closed.
+        package var maximumClients = 128
+        /// The default limits.
+        package init() {}
+    }
+
+    /// `struct ucred` (SO_PEERCRED), which Swift's Glibc module does not declare.
+    private struct PeerCredentials {
+        var pid: pid_t = 0
+        var uid: uid_t = 0
+        var gid: gid_t = 0
+    }
+
+    /// One accepted connection, by number (never reused during the server's life).
+    package typealias ClientID = Int
+
+    /// The protocol version sent in the answer to `hello`.
+    package static let protocolVersion = 1
+
+    /// The socket's path.
+    package let path: String
+    /// The limits in force.
+    package let limits: Limits
+    /// Runs for each complete, valid UTF-8 line of a client (without its newline). The handler
+    /// must answer it with ``reply(_:to:)`` (now or later).
+    package var onLine: ((ClientID, String) -> Void)?
+    /// Runs for each refusal or drop, with a message naming the client (stderr and an error event).
+    package var onLog: ((String) -> Void)?
+
+    /// A class, so that queuing a reply never copies the queue already waiting.
+    private final class Client {
+        let descriptor: Int32
+        let pid: Int32
+        var buffer: [UInt8] = []
+        var discarding = false
+        var output = OutputQueue()
+        var partialSince: Double?
+        var subscribed = false
+        var closing = false
+        var watchingWrites = false
+
+        init(descriptor: Int32, pid: Int32) {
+            self.descriptor = descriptor
+            self.pid = pid
+        }
+    }
+
+    private let listener: Int32
+    private let epoll: Int32
+    private var clients: [ClientID: Client] = [:]
+    private var byDescriptor: [Int32: ClientID] = [:]
+    private var nextID = 1
+    private var readBuffer = [UInt8](repeating: 0, count: 16_384)
+    private var events = [epoll_event](repeating: epoll_event(), count: 64)
+    private let uid: uid_t
+    private var closed = false
+
+    /// Creates the folder and binds the socket of `app` in `XDG_RUNTIME_DIR`.
+    package convenience init(app: String, limits: Limits = Limits()) throws {
+        guard let runtime = Environment.value("XDG_RUNTIME_DIR") else { throw ControlSocketError.noRuntimeDirectory }
+        try self.init(folder: runtime + "/" + app, limits: limits)
+    }
+
+    /// Creates (or checks) `folder` and binds `folder/control.sock`.
+    package init(folder: String, limits: Limits = Limits()) throws {
+        self.limits = limits
+        uid = getuid()
+        let path = folder + "/control.sock"
+        self.path = path
+        try Self.prepare(folder: folder, uid: uid)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard path.utf8.count < capacity else { throw ControlSocketError.pathTooLong(path) }
+        withUnsafeMutableBytes(of: &address.sun_path) { [path] raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+            raw[path.utf8.count] = 0
+        }
+        let socketDescriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socketDescriptor >= 0 else { throw ControlSocketError.system(call: "socket", path: path, errno: errno) }
+        func fail(_ call: String, _ code: Int32) -> ControlSocketError {
+            close(socketDescriptor)
+            return .system(call: call, path: path, errno: code)
+        }
+        var bound = Self.bind(socketDescriptor, &address)
+        if bound != 0 && errno == EADDRINUSE {
+            // Someone listening means another instance; nobody (ECONNREFUSED) means a stale file.
+            if Self.isLive(&address) {
+                close(socketDescriptor)
+                throw ControlSocketError.alreadyRunning(path: path)
+            }
+            var info = stat()
+            guard lstat(path, &info) == 0 else { throw fail("lstat", errno) }
+            guard info.st_mode & S_IFMT == S_IFSOCK else {
+                close(socketDescriptor)
+                throw ControlSocketError.unsafeFolder(path: folder, reason: "\(path) exists and is not a socket")
+            }
+            guard unlink(path) == 0 else { throw fail("unlink (stale socket)", errno) }
+            bound = Self.bind(socketDescriptor, &address)
+        }
+        guard bound == 0 else { throw fail("bind", errno) }
+        // The kernel's largest backlog: a burst of clients waits in it instead of being refused.
+        guard listen(socketDescriptor, SOMAXCONN) == 0 else {
+            let code = errno
+            unlink(path)
+            throw fail("listen", code)
+        }
+        let poller = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard poller >= 0 else {
+            let code = errno
+            unlink(path)
+            throw fail("epoll_create1", code)
+        }
+        listener = socketDescriptor
+        epoll = poller
+        guard watch(listener, events: UInt32(EPOLLIN.rawValue), add: true) else {
+            let code = errno
+            shutdown()
+            throw ControlSocketError.system(call: "epoll_ctl", path: path, errno: code)
+        }
+    }
+
+    deinit { shutdown() }
+
+    /// Closes every client and the socket, and removes the socket file.
+    package func shutdown() {
+        guard !closed else { return }
+        closed = true
+        for (_, client) in clients { close(client.descriptor) }
+        clients.removeAll()
+        byDescriptor.removeAll()
+        close(epoll)
+        close(listener)
+        unlink(path)
+    }
+
+    /// Connected clients now.
+    package var clientCount: Int { clients.count }
+
+    /// The loop's source ("control-socket", the epoll descriptor). `paused` returning true stops
+    /// reading clients (the app's own output is backed up) without dropping them.
+    package func source(paused: @escaping () -> Bool = { false }) -> EventLoop.Source {
+        EventLoop.Source(name: "control-socket", descriptor: { [weak self] in self.flatMap { $0.closed ? nil : $0.epoll } },
+                         interest: { paused() ? [] : .readable },
+                         handle: { [weak self] _ in self?.dispatch() })
+    }
+
+    /// Seconds until the earliest partial-line deadline, or nil when no client has one (idle: no wakeup).
+    package var timeUntilDue: Double? {
+        var earliest: Double?
+        for (_, client) in clients {
+            if let since = client.partialSince { earliest = min(earliest ?? .infinity, since + limits.partialLineTimeout) }
+        }
+        return earliest.map { $0 - Self.now() }
+    }
+
+    /// Drops clients whose partial line hung too long (the loop's preparation; returns false).
+    package func expire() -> Bool {
+        let now = Self.now()
+        for (id, client) in clients {
+            if let since = client.partialSince, now - since >= limits.partialLineTimeout {
+                drop(id, reason: "partial line left hanging for \(Int(limits.partialLineTimeout)) s", answer: "partial line timed out")
+            }
+        }
+        return false
+    }
+
+    /// Queues a reply line (a JSON object) for a client and writes what it takes now.
+    package func reply(_ line: String, to id: ClientID) {
+        guard let client = clients[id], !client.closing else { return }
+        client.output.append(line.utf8)
+        client.output.append(CollectionOfOne(UInt8(ascii: "\n")))
+        flush(id)
+    }
+
+    /// Makes a client an event stream: it gets every line passed to ``broadcast(_:)``.
+    package func subscribe(_ id: ClientID) {
+        clients[id]?.subscribed = true
+    }
+
+    /// Sends one event line to every subscribed client.
+    package func broadcast(_ line: String) {
+        for (id, client) in clients where client.subscribed { reply(line, to: id) }
+    }
+
+    // MARK: Internals
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    private static func bind(_ descriptor: Int32, _ address: inout sockaddr_un) -> Int32 {
+        // 0600 from birth: no moment where the socket is open to others.
+        let old = umask(0o177)
+        defer { umask(old) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+    }
+
+    private static func isLive(_ address: inout sockaddr_un) -> Bool {
+        // Non-blocking: a listener with a full backlog answers EAGAIN (live) instead of making us wait.
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        // Anything but "refused"/"no such file" is treated as live: never take over a socket in use.
+        return result == 0 || (errno != ECONNREFUSED && errno != ENOENT)
+    }
+
+    private static func prepare(folder: String, uid: uid_t) throws {
+        if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+            throw ControlSocketError.system(call: "mkdir", path: folder, errno: errno)
+        }
+        var info = stat()
+        guard lstat(folder, &info) == 0 else { throw ControlSocketError.system(call: "lstat", path: folder, errno: errno) }
+        if info.st_mode & S_IFMT == S_IFLNK {
+            throw ControlSocketError.unsafeFolder(path: folder, reason: "it is a symbolic link")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw ControlSocketError.unsafeFolder(path: folder, reason: "it is not a folder")
+        }
+        guard info.st_uid == uid else {
+            throw ControlSocketError.unsafeFolder(path: folder, reason: "it belongs to uid \(info.st_uid), not \(uid)")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            throw ControlSocketError.unsafeFolder(path: folder, reason: "its mode is 0\(String(info.st_mode & 0o777, radix: 8)), open to group or others")
+        }
+    }
+
+    private func watch(_ descriptor: Int32, events: UInt32, add: Bool) -> Bool {
+        var event = epoll_event()
+        event.events = events
+        event.data.fd = descriptor
+        return epoll_ctl(epoll, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, descriptor, &event) == 0
+    }
+
+    private func dispatch() {
+        let count = epoll_wait(epoll, &events, Int32(events.count), 0)
+        if count < 0 && errno != EINTR {
+            onLog?("control socket: epoll_wait failed: \(String(cString: strerror(errno)))")
+        }
+        guard count > 0 else { return }
+        for event in events[0..<Int(count)] {
+            let descriptor = event.data.fd
+            if descriptor == listener {
+                acceptClients()
+                continue
+            }
+            guard let id = byDescriptor[descriptor] else { continue }
+            if event.events & UInt32(EPOLLOUT.rawValue) != 0 { flush(id) }
+            if event.events & UInt32(EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 { read(id) }
+        }
+    }
+
+    private func acceptClients() {
+        // A bounded batch per turn: a connect storm never starves the window.
+        for _ in 0..<64 {
+            // accept4 is not in Swift's Glibc module: accept, then non-blocking and close-on-exec.
+            let descriptor = accept(listener, nil, nil)
+            if descriptor < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK {
+                    onLog?("control socket: accept failed: \(String(cString: strerror(errno)))")
+                }
+                return
+            }
+            guard fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0,
+                  fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) == 0 else {
+                onLog?("control socket: refused a client: fcntl failed: \(String(cString: strerror(errno)))")
+                close(descriptor)
+                continue
+            }
+            var credentials = PeerCredentials()
+            var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+            guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
+                  length == socklen_t(MemoryLayout<PeerCredentials>.size) else {
+                onLog?("control socket: refused a client: SO_PEERCRED failed: \(String(cString: strerror(errno)))")
+                refuse(descriptor, reason: "cannot check your uid")
+                continue
+            }
+            guard credentials.uid == uid else {
+                onLog?("control socket: refused pid \(credentials.pid) uid \(credentials.uid): only uid \(uid) may connect")
+                refuse(descriptor, reason: "uid \(credentials.uid) may not control this instance (only uid \(uid))")
+                continue
+            }
+            guard clients.count < limits.maximumClients else {
+                onLog?("control socket: refused pid \(credentials.pid): \(limits.maximumClients) clients already connected")
+                refuse(descriptor, reason: "too many connections (limit \(limits.maximumClients))")
+                continue
+            }
+            guard watch(descriptor, events: UInt32(EPOLLIN.rawValue), add: true) else {
+                onLog?("control socket: epoll_ctl failed: \(String(cString: strerror(errno)))")
+                close(descriptor)
+                continue
+            }
+            let id = nextID
+            nextID += 1
+            clients[id] = Client(descriptor: descriptor, pid: credentials.pid)
+            byDescriptor[descriptor] = id
+        }
+    }
+
+    /// One error line, best effort (never blocks), then close.
+    private func refuse(_ descriptor: Int32, reason: String) {
+        let line = Self.errorLine(reason) + "\n"
+        _ = line.withCString { send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        close(descriptor)
+    }
+
+    /// `{"reply":"error","reason":"..."}`
+    package static func errorLine(_ reason: String) -> String {
+        var escaped = ""
+        for scalar in reason.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case _ where scalar.value < 0x20: escaped += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return "{\"reply\":\"error\",\"reason\":\"\(escaped)\"}"
+    }
+
+    private func read(_ id: ClientID) {
+        guard let descriptor = clients[id]?.descriptor else { return }
+        let count = readBuffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        if count < 0 {
+            if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return }
+            remove(id)
+            return
+        }
+        guard count > 0 else {
+            // The client hung up (or shut its sending half): finish writing what waits, then close.
+            guard let client = clients[id], !client.output.isEmpty else { return remove(id) }
+            client.closing = true
+            client.partialSince = nil
+            client.watchingWrites = true
+            if !watch(descriptor, events: UInt32(EPOLLOUT.rawValue), add: false) { remove(id) }
+            return
+        }
+        var lines: [[UInt8]] = []
+        var tooLong = false
+        guard let client = clients[id] else { return }
+        for byte in readBuffer[0..<count] {
+            if byte == UInt8(ascii: "\n") {
+                if client.discarding { tooLong = true; break }
+                lines.append(client.buffer)
+                client.buffer.removeAll(keepingCapacity: true)
+            } else if client.buffer.count >= limits.maximumLineLength {
+                client.discarding = true
+                tooLong = true
+                break
+            } else {
+                client.buffer.append(byte)
+            }
+        }
+        client.partialSince = client.buffer.isEmpty ? nil : (client.partialSince ?? Self.now())
+        for bytes in lines {
+            guard clients[id] != nil, clients[id]?.closing == false else { return }
+            var bytes = bytes
+            if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+            guard let line = String(validating: bytes, as: UTF8.self), !bytes.contains(0) else {
+                reply(Self.errorLine("line is not valid UTF-8 text"), to: id)
+                continue
+            }
+            onLine?(id, line)
+        }
+        if tooLong {
+            drop(id, reason: "line longer than \(limits.maximumLineLength) bytes",
+                 answer: "line longer than \(limits.maximumLineLength) bytes; disconnecting")
+        }
+    }
+
+    private func flush(_ id: ClientID) {
+        guard let client = clients[id] else { return }
+        let outcome = client.output.write(to: client.descriptor, socket: true)
+        let pending = !client.output.isEmpty
+        let overflow = client.output.count > limits.maximumOutput
+        let closing = client.closing
+        if pending != client.watchingWrites, !closing {
+            client.watchingWrites = pending
+            if !watch(client.descriptor, events: UInt32(EPOLLIN.rawValue) | (pending ? UInt32(EPOLLOUT.rawValue) : 0), add: false) {
+                return remove(id)
+            }
+        }
+        switch outcome {
+        case .failed:
+            remove(id)
+        case .drained where closing:
+            remove(id)
+        case .wouldBlock where overflow:
+            // Removed before the message goes out: the message itself is broadcast to subscribers.
+            remove(id)
+            onLog?("control socket: dropped client pid \(client.pid): it left over \(limits.maximumOutput) bytes unread")
+        default:
+            break
+        }
+    }
+
+    /// Answers one error line, logs, and closes once the line is written (or at once if it cannot be).
+    private func drop(_ id: ClientID, reason: String, answer: String) {
+        guard let client = clients[id] else { return }
+        client.output.removeAll()
+        client.output.append((Self.errorLine(answer) + "\n").utf8)
+        _ = client.output.write(to: client.descriptor, socket: true)
+        remove(id)
+        onLog?("control socket: dropped client pid \(client.pid): \(reason)")
+    }
+
+    private func remove(_ id: ClientID) {
+        guard let client = clients.removeValue(forKey: id) else { return }
+        byDescriptor[client.descriptor] = nil
+        epoll_ctl(epoll, EPOLL_CTL_DEL, client.descriptor, nil)
+        close(client.descriptor)
+    }
+}
