@@ -13,31 +13,31 @@ final class DemoApplication {
     /// Who the demo is to the desktop, its title in the user's language.
     let identity: ApplicationIdentity
 
-    private let options: DemoOptions
-    private let clock = SystemClock()
-    private var toolbar: Toolbar
-    private let text: TextLayouts
-    private let icons: IconLibrary
-    private let locale: DesktopLocale
+    let options: DemoOptions
+    let clock = SystemClock()
+    var toolbar: Toolbar
+    let text: TextLayouts
+    let icons: IconLibrary
+    let locale: DesktopLocale
     /// The config file read (`--config`, or the XDG one), watched for changes; nil without one.
-    private let configPath: String?
-    private var configWatcher: ConfigWatcher?
-    private let renderer: ToolbarRenderer
-    private let loop = EventLoop()
-    private var host: ToolbarHost?
-    private var control: ControlChannel?
+    let configPath: String?
+    var configWatcher: ConfigWatcher?
+    let renderer: ToolbarRenderer
+    let loop = EventLoop()
+    var host: ToolbarHost?
+    var control: ControlChannel?
     /// The control socket, started after the first frame; nil before, or when there is none.
-    private var socket: ControlSocketServer?
+    var socket: ControlSocketServer?
     /// Where the socket is, or why there is none (for `state`).
-    private var socketStatus: JSONValue = .object([("status", .string("starting"))])
-    private var dock: LauncherEntry?
-    private let signals: SignalWatcher?
-    private var saved: SavedCounts?
+    var socketStatus: JSONValue = .object([("status", .string("starting"))])
+    var dock: LauncherEntry?
+    let signals: SignalWatcher?
+    var saved: SavedCounts?
     /// Where the scale, theme and reduced motion in effect come from: "flag", "config", "desktop",
     /// "key" (reduced motion toggled with `r`) or "default".
-    private(set) var sources = (scale: "default", theme: "default", reducedMotion: "default")
-    private var exitStatus: ExitStatus?
-    private var updatesBlinkRequested = false
+    var sources = (scale: "default", theme: "default", reducedMotion: "default")
+    var exitStatus: ExitStatus?
+    var updatesBlinkRequested = false
 
     /// Prepares the toolbar, text and icons; throws ``DemoSetupError`` for an unusable config or
     /// icon file (naming it), or a drawing error when text or icons cannot be set up.
@@ -161,7 +161,7 @@ final class DemoApplication {
         return exitStatus ?? .closed
     }
 
-    private func wire(_ host: ToolbarHost) {
+    func wire(_ host: ToolbarHost) {
         host.onEvent = { [weak self] event in self?.hostEvent(event) }
         host.keyHandler = { [weak self] press in
             guard let self, let command = KeyCommand.command(for: press) else { return false }
@@ -196,19 +196,19 @@ final class DemoApplication {
 
     /// The dock badge, on the host's session bus, which it connects once the first frame is on its
     /// way (connecting never delays the frame).
-    private func startDock(_ host: ToolbarHost) {
+    func startDock(_ host: ToolbarHost) {
         guard dock == nil, let bus = host.sessionBus else { return }
         let dock = LauncherEntry(bus: bus, desktopFileID: identity.desktopFileID)
         self.dock = dock
         dock.publish(count: host.toolbar.totalCount, urgent: host.isUrgent)
     }
 
-    private func quit(_ status: ExitStatus) {
+    func quit(_ status: ExitStatus) {
         if exitStatus == nil { exitStatus = status }
         loop.stop()
     }
 
-    private func hostEvent(_ event: ToolbarHost.Event) {
+    func hostEvent(_ event: ToolbarHost.Event) {
         switch event {
         case .ready:
             if let host {
@@ -245,74 +245,10 @@ final class DemoApplication {
         }
     }
 
-    // MARK: Config
-
-    /// `config` in the user's language: the bundled buttons' labels translated (a config file's
-    /// are the user's own), and digits grouped as the locale groups them.
-    private static func localized(_ config: ToolbarConfig, bundled: Bool, locale: DesktopLocale) -> ToolbarConfig {
-        var config = config
-        for index in config.buttons.indices {
-            if bundled { config.buttons[index].label = locale.translate(config.buttons[index].label, domain: domain) }
-            if !locale.groupingSeparator.isEmpty { config.buttons[index].format.groupingSeparator = locale.groupingSeparator }
-        }
-        return config
-    }
-
-    /// Reads the config file again (it changed, or SIGHUP): applied when it is good, with the
-    /// surviving buttons keeping their contents; otherwise the running toolbar stays and the reason
-    /// goes to standard error and the control channel.
-    private func reloadConfig(cause: String) {
-        guard let path = configPath, let host else { return }
-        let config: ToolbarConfig
-        let newToolbar: Toolbar
-        guard access(path, F_OK) == 0 else {
-            // Removed (or renamed away, as editors do before writing the new one): what is shown stays.
-            if cause == "signal" {
-                StandardError.write("badge-demo: \(path): no such file; keeping the toolbar")
-                control?.emit(ControlEvents.configError("\(path): no such file", cause: cause))
-            }
-            return
-        }
-        do {
-            config = try ToolbarConfig.load(path: path)
-            var flagless = options
-            flagless.counts = [:]
-            flagless.icons = [:]
-            newToolbar = try DemoToolbar.make(config: Self.localized(config, bundled: false, locale: locale),
-                                              configFile: path, options: flagless, clock: clock, text: text, icons: icons)
-        } catch {
-            StandardError.write("badge-demo: \(error); keeping the toolbar")
-            control?.emit(ControlEvents.configError("\(error)", cause: cause))
-            return
-        }
-        let strings = locale.badgeStrings
-        for button in newToolbar.buttons {
-            button.badge.strings = strings
-            // A button that survives keeps what it shows.
-            if let old = toolbar.button(id: button.id) {
-                button.badge.reducesMotion = true
-                if old.badge.isBlinking { button.badge.showDot(blink: true) } else { button.badge.value = old.badge.value }
-            }
-            button.badge.reducesMotion = host.reducesMotion
-        }
-        toolbar = newToolbar
-        host.replace(toolbar: newToolbar)
-        if sources.theme == "config" || sources.theme == "default", let theme = config.theme {
-            renderer.theme = theme
-            sources.theme = "config"
-        }
-        if sources.scale == "config" || sources.scale == "default", let scale = config.scale {
-            host.setScale(scale)
-            sources.scale = "config"
-        }
-        saved?.changed()
-        control?.emit(ControlEvents.configReloaded(cause: cause, buttons: newToolbar.buttons.map(\.id)))
-    }
-
     // MARK: Desktop settings
 
     /// Applies what the desktop says, where no flag or config file decided.
-    private func follow(_ settings: DesktopSettings, host: ToolbarHost) {
+    func follow(_ settings: DesktopSettings, host: ToolbarHost) {
         if sources.scale == "default" || sources.scale == "desktop" {
             host.setScale(settings.scale ?? 1)
             sources.scale = settings.scale == nil ? "default" : "desktop"
@@ -333,7 +269,7 @@ final class DemoApplication {
 
     // MARK: Keys
 
-    private func perform(_ command: KeyCommand) {
+    func perform(_ command: KeyCommand) {
         guard let host else { return }
         switch command {
         case .quit:
@@ -359,148 +295,4 @@ final class DemoApplication {
         }
     }
 
-    // MARK: Control commands
-
-    /// Runs one control request; false once the app is quitting (the rest of the batch is left).
-    private func execute(_ request: ControlChannel.Request) -> Bool {
-        guard let host, let control else { return false }
-        switch request {
-        case .debug(.badRequest):
-            host.connection.sendRefusedRequest()
-        case .command(let command):
-            switch execute(command, host: host) {
-            case .done: break
-            case .failed(let reason): control.emitError(reason)
-            case .answer(let event): control.emit(event)
-            case .synchronize(let token):
-                host.synchronize { [weak control] in control?.emit(ControlEvents.sync(token)) }
-            }
-        }
-        return exitStatus == nil
-    }
-
-    /// What a command did, for the channel that sent it to answer.
-    private enum Outcome {
-        case done
-        case failed(String)
-        case answer(JSONValue)
-        case synchronize(String)
-    }
-
-    /// Runs one command, from standard input or the socket alike (cause "control").
-    private func execute(_ command: ControlCommand, host: ToolbarHost) -> Outcome {
-        func target(_ id: String) -> ToolbarButton? { toolbar.button(id: id) }
-        func unknown(_ id: String) -> Outcome {
-            .failed("unknown button \"\(id.prefix(40))\"; buttons are \(toolbar.buttons.map(\.id).joined(separator: ", "))")
-        }
-        switch command {
-        case .set(let id, let count):
-            guard let button = target(id) else { return unknown(id) }
-            host.change(button, cause: .control) { $0.value = .count(max(0, count)) }
-        case .increment(let id, let step):
-            guard let button = target(id) else { return unknown(id) }
-            host.change(button, cause: .control) { $0.increment(by: step) }
-        case .decrement(let id, let step):
-            guard let button = target(id) else { return unknown(id) }
-            host.change(button, cause: .control) { $0.decrement(by: step) }
-        case .text(let id, let text):
-            guard let button = target(id) else { return unknown(id) }
-            host.change(button, cause: .control) { $0.setText(text) }
-        case .dot(let id, let blink):
-            guard let button = target(id) else { return unknown(id) }
-            host.change(button, cause: .control) { $0.showDot(blink: blink) }
-        case .clear(let id):
-            if let id, target(id) == nil { return unknown(id) }
-            let buttons = id.flatMap { target($0).map { [$0] } } ?? toolbar.buttons
-            for button in buttons {
-                host.change(button, cause: .control) { $0.clear() }
-            }
-        case .state:
-            return .answer(ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, socket: socketStatus))
-        case .sync(let token):
-            return .synchronize(token)
-        case .quit:
-            quit(.closed)
-        }
-        return .done
-    }
-
-    // MARK: Control socket
-
-    /// Starts the control socket (after the first frame, never before the window). Without one
-    /// (no XDG_RUNTIME_DIR, an unsafe folder, another instance), says why and goes on.
-    private func startSocket() {
-        guard socket == nil else { return }
-        do {
-            let server = try ControlSocketServer(app: "badge-demo")
-            server.onLine = { [weak self, weak server] client, line in
-                guard let self, let server else { return }
-                self.socketLine(line, from: client, server: server)
-            }
-            server.onLog = { [weak self, weak server] message in
-                StandardError.write("badge-demo: \(message)")
-                let event = JSONValue.object([("event", .string("error")), ("line", .int(0)), ("source", .string("socket")),
-                                              ("reason", .string(message))])
-                self?.control?.emit(event)
-                server?.broadcast(event.serialized)
-            }
-            loop.add(server.source(paused: { [weak self] in self?.control?.isBackedUp == true }))
-            loop.addDeadline(named: "control-socket") { [weak server] in server?.timeUntilDue }
-            loop.addPreparation(named: "control-socket") { [weak server] in server?.expire() ?? false }
-            socket = server
-            socketStatus = .object([("status", .string("listening")), ("path", .string(server.path)),
-                                    ("protocol", .int(ControlSocketServer.protocolVersion))])
-        } catch {
-            StandardError.write("badge-demo: \(error)")
-            socketStatus = .object([("status", .string("off")), ("reason", .string("\(error)"))])
-        }
-    }
-
-    /// One line from a socket client: every line gets a reply.
-    private func socketLine(_ line: String, from client: ControlSocketServer.ClientID, server: ControlSocketServer) {
-        let ok = #"{"reply":"ok"}"#
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        let trimmed = words.count == 1 ? String(words[0]) : ""
-        if trimmed == "hello" {
-            server.reply(#"{"reply":"ok","protocol":\#(ControlSocketServer.protocolVersion)}"#, to: client)
-            return
-        }
-        if trimmed == "subscribe" {
-            server.reply(ok, to: client)
-            server.subscribe(client)
-            return
-        }
-        guard let host else { return server.reply(ControlSocketServer.errorLine("the window is gone"), to: client) }
-        switch ControlCommand.parse(line) {
-        case .failure(let error):
-            server.reply(ControlSocketServer.errorLine(error.reason), to: client)
-        case .success(let command):
-            switch execute(command, host: host) {
-            case .done:
-                server.reply(ok, to: client)
-            case .failed(let reason):
-                server.reply(ControlSocketServer.errorLine(reason), to: client)
-            case .answer(let event):
-                server.reply(Self.reply(event).serialized, to: client)
-            case .synchronize(let token):
-                host.synchronize { [weak server] in
-                    server?.reply(JSONValue.object([("reply", .string("ok")), ("token", .string(token))]).serialized, to: client)
-                }
-            }
-        }
-    }
-
-    /// An event as a reply: `{"reply":"ok", ...the event's fields}`.
-    private static func reply(_ event: JSONValue) -> JSONValue {
-        guard case .object(let fields) = event else { return event }
-        return .object([("reply", .string("ok"))] + fields)
-    }
-
-    private func printError(_ error: any Error) {
-        if case X11Error.noDisplay = error {
-            StandardError.write("badge-demo: \(error); or render offscreen with --screenshot FILE.png")
-        } else {
-            StandardError.write("badge-demo: \(error)")
-        }
-    }
 }

@@ -4,32 +4,6 @@ import CXCB
 import CXvfbHarness
 import Glibc
 
-/// Core event codes used with XTEST FakeInput.
-public enum FakeInputType: UInt8, Sendable {
-    /// A key goes down (`detail`: keycode).
-    case keyPress = 2
-    /// A key comes up.
-    case keyRelease = 3
-    /// A pointer button goes down (`detail`: button number).
-    case buttonPress = 4
-    /// A pointer button comes up.
-    case buttonRelease = 5
-    /// The pointer moves (absolute, root coordinates).
-    case motionNotify = 6
-}
-
-/// A property read back from a window.
-public struct WindowProperty: Equatable, Sendable {
-    /// The property's type atom name, e.g. "STRING" or "UTF8_STRING".
-    public let typeName: String
-    /// 8, 16 or 32.
-    public let format: Int
-    /// The raw value.
-    public let bytes: [UInt8]
-    /// The value decoded as UTF-8.
-    public var string: String { String(decoding: bytes, as: UTF8.self) }
-}
-
 /// Connects to `display` through the shell's own connection type (one opening path, one table of
 /// connection errors); `who` names the caller in error messages.
 func openDisplay(_ display: String, for who: String) throws -> XConnection {
@@ -50,6 +24,7 @@ func describeConnectionError(_ code: Int32) -> String {
 /// and disconnected in deinit).
 ///
 /// Every input method flushes and then does a round trip (`sync()`), so when it returns the
+
 /// server has processed the input and queued the resulting events for the app.
 public final class XTestClient {
     /// Owns the connection (closed when released).

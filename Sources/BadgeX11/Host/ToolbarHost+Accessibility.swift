@@ -56,12 +56,10 @@ extension ToolbarHost {
     /// Reads and writes what the buses allow and handles what came in (replies, signals, screen
     /// readers' calls), and acts on their deadlines (a call or a greeting that took too long, the
     /// next attempt at a bus that is away); call it after poll() returns, whichever descriptor was
-    /// ready or when the timeout passed. Never blocks.
+    /// ready or when the timeout passed. Never blocks. The same as the session's
+    /// ``DesktopSession/serviceBuses()``: the buses are the connection's.
     public func serviceBuses() {
-        for source in busSources {
-            try? source.handle(EventLoop.Readiness(readable: true, writable: true, failed: false))
-        }
-        for bus in buses { bus.handleDeadlines() }
+        session.serviceBuses()
     }
 
     /// The loop sources of the buses the host uses now.
@@ -69,8 +67,8 @@ extension ToolbarHost {
         [session.sessionBus?.source(named: "session-bus"), accessibility?.source].compactMap { $0 }
     }
 
-    /// The buses the host uses now.
-    var buses: [BusConnection] { [sessionBus, accessibility?.bus].compactMap { $0 } }
+    /// The buses the host uses now (the session's).
+    var buses: [BusConnection] { session.buses }
 
     /// The session bus's state, for `state`: nil without one, else the bus connection's status.
     public var sessionBusStatus: String? { sessionBus?.status }

@@ -1,0 +1,153 @@
+import BadgeCore
+import BadgeDrawing
+import BadgeX11
+import Glibc
+import BadgeControl
+
+/// Control commands, from standard input (`--control`) and from the control socket alike.
+extension DemoApplication {
+    // MARK: Control commands
+
+    /// Runs one control request; false once the app is quitting (the rest of the batch is left).
+    func execute(_ request: ControlChannel.Request) -> Bool {
+        guard let host, let control else { return false }
+        switch request {
+        case .debug(.badRequest):
+            host.connection.sendRefusedRequest()
+        case .command(let command):
+            switch execute(command, host: host) {
+            case .done: break
+            case .failed(let reason): control.emitError(reason)
+            case .answer(let event): control.emit(event)
+            case .synchronize(let token):
+                host.synchronize { [weak control] in control?.emit(ControlEvents.sync(token)) }
+            }
+        }
+        return exitStatus == nil
+    }
+
+    /// What a command did, for the channel that sent it to answer.
+    enum Outcome {
+        case done
+        case failed(String)
+        case answer(JSONValue)
+        case synchronize(String)
+    }
+
+    /// Runs one command, from standard input or the socket alike (cause "control").
+    func execute(_ command: ControlCommand, host: ToolbarHost) -> Outcome {
+        func target(_ id: String) -> ToolbarButton? { toolbar.button(id: id) }
+        func unknown(_ id: String) -> Outcome {
+            .failed("unknown button \"\(id.prefix(40))\"; buttons are \(toolbar.buttons.map(\.id).joined(separator: ", "))")
+        }
+        switch command {
+        case .set(let id, let count):
+            guard let button = target(id) else { return unknown(id) }
+            host.change(button, cause: .control) { $0.value = .count(max(0, count)) }
+        case .increment(let id, let step):
+            guard let button = target(id) else { return unknown(id) }
+            host.change(button, cause: .control) { $0.increment(by: step) }
+        case .decrement(let id, let step):
+            guard let button = target(id) else { return unknown(id) }
+            host.change(button, cause: .control) { $0.decrement(by: step) }
+        case .text(let id, let text):
+            guard let button = target(id) else { return unknown(id) }
+            host.change(button, cause: .control) { $0.setText(text) }
+        case .dot(let id, let blink):
+            guard let button = target(id) else { return unknown(id) }
+            host.change(button, cause: .control) { $0.showDot(blink: blink) }
+        case .clear(let id):
+            if let id, target(id) == nil { return unknown(id) }
+            let buttons = id.flatMap { target($0).map { [$0] } } ?? toolbar.buttons
+            for button in buttons {
+                host.change(button, cause: .control) { $0.clear() }
+            }
+        case .state:
+            return .answer(ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, socket: socketStatus))
+        case .sync(let token):
+            return .synchronize(token)
+        case .quit:
+            quit(.closed)
+        }
+        return .done
+    }
+
+    // MARK: Control socket
+
+    /// Starts the control socket (after the first frame, never before the window). Without one
+    /// (no XDG_RUNTIME_DIR, an unsafe folder, another instance), says why and goes on.
+    func startSocket() {
+        guard socket == nil else { return }
+        do {
+            let server = try ControlSocketServer(app: "badge-demo")
+            server.onLine = { [weak self, weak server] client, line in
+                guard let self, let server else { return }
+                self.socketLine(line, from: client, server: server)
+            }
+            server.onLog = { [weak self, weak server] message in
+                StandardError.write("badge-demo: \(message)")
+                let event = JSONValue.object([("event", .string("error")), ("line", .int(0)), ("source", .string("socket")),
+                                              ("reason", .string(message))])
+                self?.control?.emit(event)
+                server?.broadcast(event.serialized)
+            }
+            loop.add(server.source(paused: { [weak self] in self?.control?.isBackedUp == true }))
+            loop.addDeadline(named: "control-socket") { [weak server] in server?.timeUntilDue }
+            loop.addPreparation(named: "control-socket") { [weak server] in server?.expire() ?? false }
+            socket = server
+            socketStatus = .object([("status", .string("listening")), ("path", .string(server.path)),
+                                    ("protocol", .int(ControlSocketServer.protocolVersion))])
+        } catch {
+            StandardError.write("badge-demo: \(error)")
+            socketStatus = .object([("status", .string("off")), ("reason", .string("\(error)"))])
+        }
+    }
+
+    /// One line from a socket client: every line gets a reply.
+    func socketLine(_ line: String, from client: ControlSocketServer.ClientID, server: ControlSocketServer) {
+        let ok = #"{"reply":"ok"}"#
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        let trimmed = words.count == 1 ? String(words[0]) : ""
+        if trimmed == "hello" {
+            server.reply(#"{"reply":"ok","protocol":\#(ControlSocketServer.protocolVersion)}"#, to: client)
+            return
+        }
+        if trimmed == "subscribe" {
+            server.reply(ok, to: client)
+            server.subscribe(client)
+            return
+        }
+        guard let host else { return server.reply(ControlSocketServer.errorLine("the window is gone"), to: client) }
+        switch ControlCommand.parse(line) {
+        case .failure(let error):
+            server.reply(ControlSocketServer.errorLine(error.reason), to: client)
+        case .success(let command):
+            switch execute(command, host: host) {
+            case .done:
+                server.reply(ok, to: client)
+            case .failed(let reason):
+                server.reply(ControlSocketServer.errorLine(reason), to: client)
+            case .answer(let event):
+                server.reply(Self.reply(event).serialized, to: client)
+            case .synchronize(let token):
+                host.synchronize { [weak server] in
+                    server?.reply(JSONValue.object([("reply", .string("ok")), ("token", .string(token))]).serialized, to: client)
+                }
+            }
+        }
+    }
+
+    /// An event as a reply: `{"reply":"ok", ...the event's fields}`.
+    static func reply(_ event: JSONValue) -> JSONValue {
+        guard case .object(let fields) = event else { return event }
+        return .object([("reply", .string("ok"))] + fields)
+    }
+
+    func printError(_ error: any Error) {
+        if case X11Error.noDisplay = error {
+            StandardError.write("badge-demo: \(error); or render offscreen with --screenshot FILE.png")
+        } else {
+            StandardError.write("badge-demo: \(error)")
+        }
+    }
+}
