@@ -3,7 +3,7 @@ import BadgeCore
 /// One line of the control protocol that scripts use to drive badges (`badge-demo --control`).
 ///
 /// Grammar: `set ID N`, `inc ID [N]`, `dec ID [N]`, `text ID TEXT`, `dot ID [blink]`, `clear ID|all`,
-/// `state`, `sync TOKEN`, `quit`. Parsing never traps: a bad line becomes a `ControlCommandError`.
+/// `state`, `sync TOKEN`, `activate [STARTUP_ID]`, `quit`. Parsing never traps: a bad line becomes a `ControlCommandError`.
 package enum ControlCommand: Hashable, Sendable {
     /// Set a count.
     case set(id: String, count: Int)
@@ -21,6 +21,9 @@ package enum ControlCommand: Hashable, Sendable {
     case state
     /// Answer with the token once everything before it is drawn and flushed.
     case sync(token: String)
+    /// Bring the window to the front (`_NET_ACTIVE_WINDOW`), with the launcher's startup id when
+    /// one launched the caller (it carries the launch's time, for focus-stealing prevention).
+    case activate(startupID: String?)
     /// Quit with status 0.
     case quit
 
@@ -62,11 +65,14 @@ package enum ControlCommand: Hashable, Sendable {
         case "sync":
             guard arguments.count == 1 else { return .failure(usage("sync TOKEN")) }
             return .success(.sync(token: arguments[0]))
+        case "activate":
+            guard arguments.count <= 1 else { return .failure(usage("activate [STARTUP_ID]")) }
+            return .success(.activate(startupID: arguments.first))
         case "quit":
             guard arguments.isEmpty else { return .failure(usage("quit")) }
             return .success(.quit)
         default:
-            return .failure(ControlCommandError("unknown command \"\(verb.prefix(40))\"; expected set, inc, dec, text, dot, clear, state, sync or quit"))
+            return .failure(ControlCommandError("unknown command \"\(verb.prefix(40))\"; expected set, inc, dec, text, dot, clear, state, sync, activate or quit"))
         }
     }
 

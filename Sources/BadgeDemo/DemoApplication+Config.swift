@@ -58,6 +58,11 @@ extension DemoApplication {
         }
         toolbar = newToolbar
         host.replace(toolbar: newToolbar)
+        if allowsRoot != config.allowsRoot {
+            allowsRoot = config.allowsRoot
+            socket?.allowsRoot = config.allowsRoot
+            if socket?.onLine != nil { updateSocketStatus() }
+        }
         if sources.theme == "config" || sources.theme == "default", let theme = config.theme {
             renderer.theme = theme
             sources.theme = "config"

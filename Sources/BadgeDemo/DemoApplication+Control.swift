@@ -66,6 +66,8 @@ extension DemoApplication {
             return .answer(ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, socket: socketStatus))
         case .sync(let token):
             return .synchronize(token)
+        case .activate(let startupID):
+            host.activate(startupID: startupID)
         case .quit:
             quit(.closed)
         }
@@ -74,32 +76,62 @@ extension DemoApplication {
 
     // MARK: Control socket
 
-    /// Starts the control socket (after the first frame, never before the window). Without one
-    /// (no XDG_RUNTIME_DIR, an unsafe folder, another instance), says why and goes on.
-    func startSocket() {
-        guard socket == nil else { return }
-        do {
-            let server = try ControlSocketServer(app: "badge-demo")
-            server.onLine = { [weak self, weak server] client, line in
-                guard let self, let server else { return }
-                self.socketLine(line, from: client, server: server)
-            }
-            server.onLog = { [weak self, weak server] message in
-                StandardError.write("badge-demo: \(message)")
-                let event = JSONValue.object([("event", .string("error")), ("line", .int(0)), ("source", .string("socket")),
-                                              ("reason", .string(message))])
-                self?.control?.emit(event)
-                server?.broadcast(event.serialized)
-            }
-            loop.add(server.source(paused: { [weak self] in self?.control?.isBackedUp == true }))
-            loop.addDeadline(named: "control-socket") { [weak server] in server?.timeUntilDue }
-            loop.addPreparation(named: "control-socket") { [weak server] in server?.expire() ?? false }
+    /// Takes what the launch claimed (``SingleInstance``): the profile, its lock and the bound
+    /// socket; or says why there is no socket.
+    func adopt(_ claim: SingleInstance.Claim) {
+        switch claim {
+        case .primary(let profile, let lock, let server, let problem):
+            self.profile = profile
+            instanceLock = lock
             socket = server
-            socketStatus = .object([("status", .string("listening")), ("path", .string(server.path)),
-                                    ("protocol", .int(ControlSocketServer.protocolVersion))])
-        } catch {
-            StandardError.write("badge-demo: \(error)")
-            socketStatus = .object([("status", .string("off")), ("reason", .string("\(error)"))])
+            if let problem {
+                StandardError.write("badge-demo: \(problem)")
+                socketStatus = .object([("status", .string("off")), ("reason", .string(problem)), ("profile", .string(profile.name))])
+            }
+            server?.allowsRoot = allowsRoot
+        case .alone(let reason):
+            if let reason { StandardError.write("badge-demo: \(reason)") }
+            socketStatus = .object([("status", .string("off")), ("reason", .string(reason ?? "offscreen"))])
+        case .handOver, .refused:
+            break
+        }
+    }
+
+    /// Serves the control socket bound at start (from the first frame on: clients that came
+    /// earlier wait in its backlog).
+    func startSocket() {
+        guard let server = socket, server.onLine == nil else { return }
+        server.onLine = { [weak self, weak server] client, line in
+            guard let self, let server else { return }
+            self.socketLine(line, from: client, server: server)
+        }
+        server.onLog = { [weak self, weak server] message in
+            StandardError.write("badge-demo: \(message)")
+            let event = JSONValue.object([("event", .string("error")), ("line", .int(0)), ("source", .string("socket")),
+                                          ("reason", .string(message))])
+            self?.control?.emit(event)
+            server?.broadcast(event.serialized)
+        }
+        loop.add(server.source(paused: { [weak self] in self?.control?.isBackedUp == true }))
+        loop.addDeadline(named: "control-socket") { [weak server] in server?.timeUntilDue }
+        loop.addPreparation(named: "control-socket") { [weak server] in server?.expire() ?? false }
+        updateSocketStatus()
+    }
+
+    /// `state`'s `controlSocket` while the socket is served.
+    func updateSocketStatus() {
+        guard let server = socket else { return }
+        socketStatus = .object([("status", .string("listening")), ("path", .string(server.path)),
+                                ("protocol", .int(ControlSocketServer.protocolVersion)), ("profile", .string(profile.name)),
+                                ("allowsRoot", .bool(allowsRoot))])
+    }
+
+    /// What root may do through another user's socket, when the config allows root at all:
+    /// change and read counts. Not quit the app, nor raise its window.
+    static func rootMay(_ command: ControlCommand) -> Bool {
+        switch command {
+        case .quit, .activate: return false
+        default: return true
         }
     }
 
@@ -109,7 +141,8 @@ extension DemoApplication {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
         let trimmed = words.count == 1 ? String(words[0]) : ""
         if trimmed == "hello" {
-            server.reply(#"{"reply":"ok","protocol":\#(ControlSocketServer.protocolVersion)}"#, to: client)
+            server.reply(JSONValue.object([("reply", .string("ok")), ("protocol", .int(ControlSocketServer.protocolVersion)),
+                                           ("pid", .int(Int(getpid()))), ("profile", .string(profile.name))]).serialized, to: client)
             return
         }
         if trimmed == "subscribe" {
@@ -121,6 +154,8 @@ extension DemoApplication {
         switch ControlCommand.parse(line) {
         case .failure(let error):
             server.reply(ControlSocketServer.errorLine(error.reason), to: client)
+        case .success(let command) where server.peer(of: client)?.isForeignRoot == true && !Self.rootMay(command):
+            server.reply(ControlSocketServer.errorLine("root may only change and read counts here, not \(line.split(separator: " ").first ?? "")"), to: client)
         case .success(let command):
             switch execute(command, host: host) {
             case .done:

@@ -26,8 +26,13 @@ final class DemoApplication {
     let loop = EventLoop()
     var host: ToolbarHost?
     var control: ControlChannel?
-    /// The control socket, started after the first frame; nil before, or when there is none.
+    /// The control socket, bound at start and served from the first frame on; nil when there is none.
     var socket: ControlSocketServer?
+    /// The profile this instance runs (``SingleInstance``), and its lock, held for the app's life.
+    var profile = InstanceProfile.default
+    var instanceLock: InstanceLock?
+    /// Whether root may use the control socket (the config's `"control": {"allowRoot": true}`).
+    var allowsRoot = false
     /// Where the socket is, or why there is none (for `state`).
     var socketStatus: JSONValue = .object([("status", .string("starting"))])
     var dock: LauncherEntry?
@@ -82,6 +87,7 @@ final class DemoApplication {
             }
         }
         let config = loaded ?? DemoToolbar.defaultConfig
+        allowsRoot = loaded?.allowsRoot ?? false
         // Where each setting comes from: a flag, then the config file, then the desktop (live).
         sources.scale = options.scale != nil ? "flag" : config.scale != nil ? "config" : "default"
         sources.theme = options.themeFromFlag ? "flag" : config.theme != nil ? "config" : "default"

@@ -25,6 +25,11 @@ struct DemoOptions: Equatable, Sendable {
     var statePath: String?
     /// Keep no counts across restarts (`--no-state`).
     var noState = false
+    /// The profile (`--profile NAME`): its own state file and control socket; nil: the default
+    /// (or, with `--state`, the file's own). See ``InstanceProfile``.
+    var profile: String?
+    /// Run beside a running instance of the profile instead of handing over to it (`--new-instance`).
+    var newInstance = false
     /// Render the badge gallery to this PNG and exit (`--gallery FILE`).
     var galleryPath: String?
     /// True when `--theme` was given (it then wins over the config file's theme).
@@ -41,7 +46,7 @@ struct DemoOptions: Equatable, Sendable {
     static let buttonIDs = DemoToolbar.defaultConfig.buttons.map(\.id)
 
     /// The flags that take a value (`--flag VALUE` or `--flag=VALUE`); every other flag takes none.
-    private static let flagsWithValues: Set<String> = ["--count", "--icon", "--screenshot", "--scale", "--theme", "--config", "--gallery", "--state"]
+    private static let flagsWithValues: Set<String> = ["--count", "--icon", "--screenshot", "--scale", "--theme", "--config", "--gallery", "--state", "--profile"]
 
     /// A rejected command line.
     struct Error: Swift.Error, Equatable, Sendable {
@@ -66,9 +71,18 @@ struct DemoOptions: Equatable, Sendable {
           --config FILE       build the toolbar from a JSON file (buttons, icons, labels, content, styles, theme, scale)
           --state FILE        keep the counts across restarts in FILE (default: $XDG_STATE_HOME/badge-demo/state.json)
           --no-state          keep no counts across restarts
+          --profile NAME      run (or reach) the instance NAME: its own state file and control socket
+          --new-instance      open a window of its own even when the profile runs (own state file)
           --gallery FILE      render every badge kind and animation frame to a PNG file and exit
           --help              show this help and exit
           --version           show the version and exit
+
+        usage: badge-demo msg [--profile NAME | --state FILE | --socket PATH] [--user NAME] COMMAND...
+               badge-demo msg [...] --watch
+          sends COMMAND (set ID N, inc ID [N], dec ID [N], text ID TEXT, dot ID [blink], clear ID|all,
+          state, sync TOKEN, quit) to the running instance and prints its answer; no display needed.
+          Without COMMAND, sends each line of standard input. --watch prints its events until
+          interrupted. Exit status: 0 ok, 1 no running instance, 2 bad command or refused, 3 connection lost.
         """
 
     /// Creates the defaults.
@@ -101,6 +115,14 @@ struct DemoOptions: Equatable, Sendable {
             case "--rtl": options.rightToLeft = true
             case "--ltr": options.rightToLeft = false
             case "--no-state": options.noState = true
+            case "--new-instance": options.newInstance = true
+            case "--profile":
+                switch next() {
+                case .success(let name):
+                    if let problem = InstanceProfile.problem(with: name) { return .failure(Error(message: problem)) }
+                    options.profile = name == "default" ? nil : name
+                case .failure(let error): return .failure(error)
+                }
             case "--count":
                 switch next().flatMap(parseCount) {
                 case .success(let (id, count)): options.counts[id] = count
@@ -149,6 +171,9 @@ struct DemoOptions: Equatable, Sendable {
                 return .failure(Error(message: "\(argument) takes no value"))
             }
             index += 1
+        }
+        if options.profile != nil, options.statePath != nil {
+            return .failure(Error(message: "--profile NAME keeps its counts in state-NAME.json: give --profile or --state, not both"))
         }
         // With --config the ids come from the file; DemoApplication checks them against it.
         if options.configPath == nil {

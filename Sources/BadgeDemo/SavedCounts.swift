@@ -49,12 +49,19 @@ final class SavedCounts {
     var warn: (String) -> Void = { _ in }
 
     /// The file for these options and this environment, or nil with `--no-state`.
+    /// The profile's file (``InstanceProfile/stateFileName``) unless `--state` names one.
     static func path(options: DemoOptions, environment: (String) -> String?) -> String? {
         if options.noState { return nil }
         if let path = options.statePath { return path }
-        if let home = environment("XDG_STATE_HOME"), home.hasPrefix("/") { return home + "/badge-demo/state.json" }
+        return folder(environment: environment).map { $0 + "/" + InstanceProfile(name: options.profile ?? "default").stateFileName }
+    }
+
+    /// The folder of the default state files: `$XDG_STATE_HOME/badge-demo`, else
+    /// `~/.local/state/badge-demo`; nil without either variable.
+    static func folder(environment: (String) -> String?) -> String? {
+        if let home = environment("XDG_STATE_HOME"), home.hasPrefix("/") { return home + "/badge-demo" }
         guard let home = environment("HOME"), !home.isEmpty else { return nil }
-        return home + "/.local/state/badge-demo/state.json"
+        return home + "/.local/state/badge-demo"
     }
 
     init(path: String, clock: any BadgeClock) {

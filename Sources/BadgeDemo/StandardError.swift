@@ -5,12 +5,18 @@ enum StandardError {
     /// Writes `message` and a newline to file descriptor 2, retrying short and interrupted writes;
     /// gives up quietly when the descriptor fails, so diagnostics never stop the app.
     static func write(_ message: String) {
+        write(message, to: 2)
+    }
+
+    /// Writes `line` and a newline to `descriptor` (standard output for `msg`'s answers), unbuffered.
+    static func write(_ line: String, to descriptor: Int32) {
+        let message = line
         var text = message
         text += "\n"
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Glibc.write(2, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                let written = Glibc.write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
                 if written < 0 && errno == EINTR { continue }
                 if written <= 0 { return }
                 offset += written

@@ -13,6 +13,7 @@ import BadgeControl
 ///
 /// `icon` is a bundled icon name or the path of an SVG file; `content` uses the control protocol's
 /// shapes (kind none, count, text, dot with "blink"). Every field but `id` is optional.
+/// `"control": {"allowRoot": true}` lets root change and read counts through the control socket.
 struct ToolbarConfig: Sendable {
     /// One button of the configured toolbar.
     struct Button: Sendable, Equatable {
@@ -40,6 +41,9 @@ struct ToolbarConfig: Sendable {
     var theme: Theme?
     /// The device scale, when the file sets one.
     var scale: Double?
+    /// Whether root may use the control socket (`"control": {"allowRoot": true}`; default false):
+    /// package-manager hooks that run as root, changing and reading counts only.
+    var allowsRoot = false
 
     /// A rejected configuration: the file, the field and the reason in one line.
     struct Error: Swift.Error, CustomStringConvertible, Sendable {
@@ -79,6 +83,10 @@ struct ToolbarConfig: Sendable {
         if let scale = try fields.number(root["scale"], "scale") {
             guard scale.isFinite, scale >= 0.5, scale <= 4 else { throw fail("scale", "must be a number from 0.5 to 4, not \(scale)") }
             config.scale = scale
+        }
+        if let control = root["control"], control != .null {
+            guard case .object = control else { throw fail("control", "expected an object") }
+            config.allowsRoot = try fields.bool(control["allowRoot"], "control.allowRoot") ?? false
         }
         guard let buttons = try fields.array(root["buttons"], "buttons") else {
             throw fail("buttons", "missing: the toolbar needs at least one button")

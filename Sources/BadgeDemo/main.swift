@@ -23,10 +23,15 @@ func renderAndExit(_ render: () throws -> Void) -> Never {
     exit(.closed)
 }
 
+// `badge-demo msg …`: a client of the running instance; no display, no window.
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "msg" {
+    exit(MessageClient.run(arguments: Array(CommandLine.arguments.dropFirst(2))).rawValue)
+}
+
 switch DemoOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: environment) {
 case .failure(let error):
     exit(.badArguments, message: "\(error.message)\n\(DemoOptions.usage)")
-case .success(let options):
+case .success(var options):
     if options.showHelp {
         print(DemoOptions.usage)
         exit(.closed)
@@ -37,6 +42,25 @@ case .success(let options):
     }
     if let path = options.galleryPath {
         renderAndExit { try BadgeGallery.render(to: path) }
+    }
+    // One instance per profile: a launch while the profile runs hands its counts over and exits
+    // (before any library is set up: it takes milliseconds).
+    // (An offscreen render opens no window: it claims nothing.)
+    var claim = options.screenshotPath == nil ? SingleInstance.claim(options: options, environment: Environment.value) : .alone(reason: nil)
+    while case .handOver(_, let path, let lockPath) = claim {
+        let startupID = Environment.value("DESKTOP_STARTUP_ID")
+        if let status = SingleInstance.handOver(options: options, path: path, lockPath: lockPath, startupID: startupID) {
+            exit(status)
+        }
+        claim = SingleInstance.claim(options: options, environment: Environment.value)  // it ended meanwhile
+    }
+    switch claim {
+    case .refused(let message):
+        exit(.badArguments, message: message)
+    case .primary(let profile, _, _, _) where options.statePath == nil && profile.name != (options.profile ?? "default"):
+        options.profile = profile.name  // a slot of the profile: a state file of its own
+    default:
+        break
     }
     // The user's locale, first (before any thread): descriptions, labels, digits and direction.
     let locale = DesktopLocale.adopt()
@@ -72,5 +96,6 @@ case .success(let options):
     if let path = options.screenshotPath {
         renderAndExit { try app.renderScreenshot(to: path) }
     }
+    app.adopt(claim)
     exit(app.run())
 }

@@ -33,6 +33,8 @@ package struct Atoms: Sendable {
     /// _NET_SUPPORTING_WM_CHECK: present on the root window while an EWMH window manager runs.
     package let netSupportingWMCheck: xcb_atom_t
 
+    /// _NET_ACTIVE_WINDOW: the request to activate a window (and the root's active window).
+    package let netActiveWindow: xcb_atom_t
     /// _NET_STARTUP_ID: the launcher's startup-notification id, on the window.
     package let netStartupID: xcb_atom_t
     /// _NET_STARTUP_INFO_BEGIN: the first part of a startup-notification message.
@@ -59,7 +61,7 @@ package struct Atoms: Sendable {
         let names = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_NAME", "_NET_WM_NAME", "UTF8_STRING", "_NET_WM_PID",
                      "_NET_WM_PING", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "RESOURCE_MANAGER",
                      "_NET_WM_WINDOW_TYPE_TOOLTIP", "_NET_WM_ICON", "_NET_WM_STATE", "_NET_WM_STATE_DEMANDS_ATTENTION",
-                     "_NET_SUPPORTING_WM_CHECK", "_NET_STARTUP_ID", "_NET_STARTUP_INFO_BEGIN", "_NET_STARTUP_INFO",
+                     "_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_STARTUP_ID", "_NET_STARTUP_INFO_BEGIN", "_NET_STARTUP_INFO",
                      "_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER", "_XSETTINGS_S0", "_XSETTINGS_SETTINGS", "MANAGER",
                      "AT_SPI_BUS"]
         let atoms = try connection.internAtoms(names)
@@ -79,6 +81,7 @@ package struct Atoms: Sendable {
         netWMState = atom("_NET_WM_STATE")
         netWMStateDemandsAttention = atom("_NET_WM_STATE_DEMANDS_ATTENTION")
         netSupportingWMCheck = atom("_NET_SUPPORTING_WM_CHECK")
+        netActiveWindow = atom("_NET_ACTIVE_WINDOW")
         netStartupID = atom("_NET_STARTUP_ID")
         netStartupInfoBegin = atom("_NET_STARTUP_INFO_BEGIN")
         netStartupInfo = atom("_NET_STARTUP_INFO")

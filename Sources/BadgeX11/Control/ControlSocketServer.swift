@@ -2,7 +2,7 @@ import CGlibcExtras
 import Glibc
 
 /// Why a control socket could not be offered. Each message says what to do about it.
-package enum ControlSocketError: Error, CustomStringConvertible, Equatable {
+public enum ControlSocketError: Error, CustomStringConvertible, Equatable {
     /// `XDG_RUNTIME_DIR` is unset or empty; there is no `/tmp` fallback.
     case noRuntimeDirectory
     /// The runtime folder exists but is unsafe (a symlink, another user's, or open to others).
@@ -14,7 +14,8 @@ package enum ControlSocketError: Error, CustomStringConvertible, Equatable {
     /// A system call failed.
     case system(call: String, path: String, errno: Int32)
 
-    package var description: String {
+    /// A one-line message for the user.
+    public var description: String {
         switch self {
         case .noRuntimeDirectory:
             return "XDG_RUNTIME_DIR is not set: running without a control socket (set it to a private folder such as /run/user/$(id -u))"
@@ -43,48 +44,56 @@ package enum ControlSocketError: Error, CustomStringConvertible, Equatable {
 /// partial line, the loop sleeps with no deadline.
 ///
 /// Not Sendable: event-loop thread only.
-package final class ControlSocketServer {
+public final class ControlSocketServer {
     /// The limits each client lives within.
-    package struct Limits: Sendable {
+    public struct Limits: Sendable {
         /// The longest line, in bytes (longer: an error reply and disconnect).
-        package var maximumLineLength = 4096
+        public var maximumLineLength = 4096
         /// Bytes queued for a client that does not read before it is dropped.
-        package var maximumOutput = 1 << 20
+        public var maximumOutput = 1 << 20
         /// Seconds a partial line may hang before the client is dropped.
-        package var partialLineTimeout = 10.0
+        public var partialLineTimeout = 10.0
         /// Connections at once; one more gets an error line and is closed.
-        package var maximumClients = 128
+        public var maximumClients = 128
         /// The default limits.
-        package init() {}
-    }
-
-    /// `struct ucred` (SO_PEERCRED), which Swift's Glibc module does not declare.
-    private struct PeerCredentials {
-        var pid: pid_t = 0
-        var uid: uid_t = 0
-        var gid: gid_t = 0
+        public init() {}
     }
 
     /// One accepted connection, by number (never reused during the server's life).
-    package typealias ClientID = Int
+    public typealias ClientID = Int
 
     /// The protocol version sent in the answer to `hello`.
-    package static let protocolVersion = 1
+    public static let protocolVersion = 1
 
     /// The socket's path.
-    package let path: String
+    public let path: String
     /// The limits in force.
-    package let limits: Limits
+    public let limits: Limits
     /// Runs for each complete, valid UTF-8 line of a client (without its newline). The handler
     /// must answer it with ``reply(_:to:)`` (now or later).
-    package var onLine: ((ClientID, String) -> Void)?
+    public var onLine: ((ClientID, String) -> Void)?
     /// Runs for each refusal or drop, with a message naming the client (stderr and an error event).
-    package var onLog: ((String) -> Void)?
+    public var onLog: ((String) -> Void)?
+    /// Whether root may connect to an instance of another user (default false). Root producers
+    /// (package-manager hooks) are real, so an application may opt in; check ``peer(of:)`` to
+    /// limit what root may do. Takes effect for the next connection.
+    public var allowsRoot = false
+
+    /// Who is at the other end of a connection, as the kernel told at accept (`SO_PEERCRED`).
+    public struct Peer: Hashable, Sendable {
+        /// The client's process id when it connected.
+        public var pid: Int32
+        /// The client's user id.
+        public var uid: UInt32
+        /// True when the client is root and the instance is not (only with ``allowsRoot``).
+        public var isForeignRoot: Bool
+    }
 
     /// A class, so that queuing a reply never copies the queue already waiting.
     private final class Client {
         let descriptor: Int32
-        let pid: Int32
+        let peer: Peer
+        var pid: Int32 { peer.pid }
         var buffer: [UInt8] = []
         var discarding = false
         var output = OutputQueue()
@@ -93,9 +102,9 @@ package final class ControlSocketServer {
         var closing = false
         var watchingWrites = false
 
-        init(descriptor: Int32, pid: Int32) {
+        init(descriptor: Int32, peer: Peer) {
             self.descriptor = descriptor
-            self.pid = pid
+            self.peer = peer
         }
     }
 
@@ -109,19 +118,28 @@ package final class ControlSocketServer {
     private let uid: uid_t
     private var closed = false
 
-    /// Creates the folder and binds the socket of `app` in `XDG_RUNTIME_DIR`.
-    package convenience init(app: String, limits: Limits = Limits()) throws {
-        guard let runtime = Environment.value("XDG_RUNTIME_DIR") else { throw ControlSocketError.noRuntimeDirectory }
-        try self.init(folder: runtime + "/" + app, limits: limits)
+    /// Creates the folder `$XDG_RUNTIME_DIR/app` and binds the socket `name` in it.
+    /// - Throws: ``ControlSocketError`` (no `XDG_RUNTIME_DIR`, an unsafe folder, a live socket there).
+    public convenience init(app: String, name: String = "control.sock", limits: Limits = Limits()) throws(ControlSocketError) {
+        try self.init(folder: Self.folder(app: app), name: name, limits: limits)
     }
 
-    /// Creates (or checks) `folder` and binds `folder/control.sock`.
-    package init(folder: String, limits: Limits = Limits()) throws {
+    /// `$XDG_RUNTIME_DIR/app`, the folder of an application's sockets.
+    /// - Throws: ``ControlSocketError/noRuntimeDirectory`` when `XDG_RUNTIME_DIR` is unset, empty or relative.
+    public static func folder(app: String) throws(ControlSocketError) -> String {
+        guard let runtime = Environment.value("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") else { throw .noRuntimeDirectory }
+        return runtime + "/" + app
+    }
+
+    /// Creates (or checks) `folder` (mode 0700, yours, not a link) and binds `folder/name`, 0600.
+    /// A socket file there that nobody listens on (left by a killed instance) is replaced.
+    /// - Throws: ``ControlSocketError``.
+    public init(folder: String, name: String = "control.sock", limits: Limits = Limits()) throws(ControlSocketError) {
         self.limits = limits
         uid = getuid()
-        let path = folder + "/control.sock"
+        let path = folder + "/" + name
         self.path = path
-        try Self.prepare(folder: folder, uid: uid)
+        try Self.prepareFolder(folder)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
@@ -131,7 +149,7 @@ package final class ControlSocketServer {
             raw[path.utf8.count] = 0
         }
         let socketDescriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard socketDescriptor >= 0 else { throw ControlSocketError.system(call: "socket", path: path, errno: errno) }
+        guard socketDescriptor >= 0 else { throw .system(call: "socket", path: path, errno: errno) }
         func fail(_ call: String, _ code: Int32) -> ControlSocketError {
             close(socketDescriptor)
             return .system(call: call, path: path, errno: code)
@@ -177,7 +195,7 @@ package final class ControlSocketServer {
     deinit { shutdown() }
 
     /// Closes every client and the socket, and removes the socket file.
-    package func shutdown() {
+    public func shutdown() {
         guard !closed else { return }
         closed = true
         for (_, client) in clients { close(client.descriptor) }
@@ -189,18 +207,18 @@ package final class ControlSocketServer {
     }
 
     /// Connected clients now.
-    package var clientCount: Int { clients.count }
+    public var clientCount: Int { clients.count }
 
     /// The loop's source ("control-socket", the epoll descriptor). `paused` returning true stops
     /// reading clients (the app's own output is backed up) without dropping them.
-    package func source(paused: @escaping () -> Bool = { false }) -> EventLoop.Source {
+    public func source(paused: @escaping () -> Bool = { false }) -> EventLoop.Source {
         EventLoop.Source(name: "control-socket", descriptor: { [weak self] in self.flatMap { $0.closed ? nil : $0.epoll } },
                          interest: { paused() ? [] : .readable },
                          handle: { [weak self] _ in self?.dispatch() })
     }
 
     /// Seconds until the earliest partial-line deadline, or nil when no client has one (idle: no wakeup).
-    package var timeUntilDue: Double? {
+    public var timeUntilDue: Double? {
         var earliest: Double?
         for (_, client) in clients {
             if let since = client.partialSince { earliest = min(earliest ?? .infinity, since + limits.partialLineTimeout) }
@@ -209,7 +227,7 @@ package final class ControlSocketServer {
     }
 
     /// Drops clients whose partial line hung too long (the loop's preparation; returns false).
-    package func expire() -> Bool {
+    public func expire() -> Bool {
         let now = Self.now()
         for (id, client) in clients {
             if let since = client.partialSince, now - since >= limits.partialLineTimeout {
@@ -220,20 +238,23 @@ package final class ControlSocketServer {
     }
 
     /// Queues a reply line (a JSON object) for a client and writes what it takes now.
-    package func reply(_ line: String, to id: ClientID) {
+    public func reply(_ line: String, to id: ClientID) {
         guard let client = clients[id], !client.closing else { return }
         client.output.append(line.utf8)
         client.output.append(CollectionOfOne(UInt8(ascii: "\n")))
         flush(id)
     }
 
+    /// The connection's peer, or nil once it is gone.
+    public func peer(of id: ClientID) -> Peer? { clients[id]?.peer }
+
     /// Makes a client an event stream: it gets every line passed to ``broadcast(_:)``.
-    package func subscribe(_ id: ClientID) {
+    public func subscribe(_ id: ClientID) {
         clients[id]?.subscribed = true
     }
 
     /// Sends one event line to every subscribed client.
-    package func broadcast(_ line: String) {
+    public func broadcast(_ line: String) {
         for (id, client) in clients where client.subscribed { reply(line, to: id) }
     }
 
@@ -266,7 +287,12 @@ package final class ControlSocketServer {
         return result == 0 || (errno != ECONNREFUSED && errno != ENOENT)
     }
 
-    private static func prepare(folder: String, uid: uid_t) throws {
+    /// Creates `folder` 0700 if it is missing, and checks with `lstat` that it is a real folder of
+    /// this uid that no one else may enter (a symlink, another owner, or group or other
+    /// permissions are refused).
+    /// - Throws: ``ControlSocketError/unsafeFolder(path:reason:)`` or ``ControlSocketError/system(call:path:errno:)``.
+    public static func prepareFolder(_ folder: String) throws(ControlSocketError) {
+        let uid = getuid()
         if mkdir(folder, 0o700) != 0 && errno != EEXIST {
             throw ControlSocketError.system(call: "mkdir", path: folder, errno: errno)
         }
@@ -329,17 +355,20 @@ package final class ControlSocketServer {
                 close(descriptor)
                 continue
             }
-            var credentials = PeerCredentials()
-            var length = socklen_t(MemoryLayout<PeerCredentials>.size)
-            guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
-                  length == socklen_t(MemoryLayout<PeerCredentials>.size) else {
+            guard let credentials = PeerCredentials(of: descriptor) else {
                 onLog?("control socket: refused a client: SO_PEERCRED failed: \(String(cString: strerror(errno)))")
                 refuse(descriptor, reason: "cannot check your uid")
                 continue
             }
-            guard credentials.uid == uid else {
-                onLog?("control socket: refused pid \(credentials.pid) uid \(credentials.uid): only uid \(uid) may connect")
-                refuse(descriptor, reason: "uid \(credentials.uid) may not control this instance (only uid \(uid))")
+            let foreignRoot = credentials.uid == 0 && uid != 0
+            guard credentials.uid == uid || (foreignRoot && allowsRoot) else {
+                if foreignRoot {
+                    onLog?("control socket: refused pid \(credentials.pid) uid 0: root may not connect unless the instance allows it")
+                    refuse(descriptor, reason: "root may not control uid \(uid)'s instance: it does not allow root")
+                } else {
+                    onLog?("control socket: refused pid \(credentials.pid) uid \(credentials.uid): only uid \(uid) may connect")
+                    refuse(descriptor, reason: "uid \(credentials.uid) may not control this instance (only uid \(uid))")
+                }
                 continue
             }
             guard clients.count < limits.maximumClients else {
@@ -354,7 +383,7 @@ package final class ControlSocketServer {
             }
             let id = nextID
             nextID += 1
-            clients[id] = Client(descriptor: descriptor, pid: credentials.pid)
+            clients[id] = Client(descriptor: descriptor, peer: Peer(pid: credentials.pid, uid: credentials.uid, isForeignRoot: foreignRoot))
             byDescriptor[descriptor] = id
         }
     }
@@ -367,7 +396,7 @@ package final class ControlSocketServer {
     }
 
     /// `{"reply":"error","reason":"..."}`
-    package static func errorLine(_ reason: String) -> String {
+    public static func errorLine(_ reason: String) -> String {
         var escaped = ""
         for scalar in reason.unicodeScalars {
             switch scalar {

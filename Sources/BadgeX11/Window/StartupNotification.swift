@@ -22,6 +22,20 @@ package struct StartupNotification {
         return StartupNotification(id: id)
     }
 
+    /// The user action's X timestamp, from the id's `_TIME<n>` suffix (the spec's convention);
+    /// nil without one.
+    package var timestamp: UInt32? {
+        let bytes = Array(id.utf8), marker = Array("_TIME".utf8)
+        var start = bytes.count - marker.count
+        while start >= 0 {
+            if bytes[start..<start + marker.count].elementsEqual(marker) {
+                return UInt32(String(decoding: bytes[(start + marker.count)...], as: UTF8.self))
+            }
+            start -= 1
+        }
+        return nil
+    }
+
     /// Sets `_NET_STARTUP_ID` on `window` (call before mapping it).
     package func announce(on window: xcb_window_t, connection x: XConnection, atoms: Atoms) {
         x.setProperty(atoms.netStartupID, of: window, type: atoms.utf8String, bytes: Array(id.utf8))

@@ -59,6 +59,28 @@ package struct WindowManagerProtocols {
         }
     }
 
+    /// Brings the window to the front, as a running application does when it is launched again:
+    /// maps it, then asks the window manager with `_NET_ACTIVE_WINDOW` (source: an application,
+    /// with `time`, the user action's timestamp, for focus-stealing prevention; 0 when unknown).
+    /// Without a window manager, raises it and gives it the input focus itself.
+    package func activate(time: UInt32) {
+        xcb_map_window(connection.handle, window)
+        if windowManagerIsRunning() {
+            var message = xcb_client_message_event_t()
+            message.response_type = UInt8(XCB_CLIENT_MESSAGE)
+            message.format = 32
+            message.window = window
+            message.type = atoms.netActiveWindow
+            // Source indication 1 (an application), the timestamp, no currently active window of ours.
+            message.data.data32 = (1, time, 0, 0, 0)
+            connection.sendToRoot(message)
+        } else {
+            var above = UInt32(XCB_STACK_MODE_ABOVE.rawValue)
+            xcb_configure_window(connection.handle, window, UInt16(XCB_CONFIG_WINDOW_STACK_MODE.rawValue), &above)
+            xcb_set_input_focus(connection.handle, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), window, time)
+        }
+    }
+
     /// True when an EWMH window manager runs now (the root's _NET_SUPPORTING_WM_CHECK names a live window).
     private func windowManagerIsRunning() -> Bool {
         guard let value = connection.property(atoms.netSupportingWMCheck, of: connection.root, type: XCB_ATOM_WINDOW.rawValue,

@@ -1,0 +1,168 @@
+import Glibc
+
+/// Why talking to a running instance through its control socket failed. Each message says what
+/// happened in words a script author can act on.
+public enum ControlSocketClientError: Error, CustomStringConvertible, Equatable {
+    /// Nothing listens at the path: no instance runs (a stale socket file counts as none).
+    case noInstance(path: String)
+    /// The socket belongs to another user than the one expected: it is not talked to.
+    case wrongOwner(path: String, uid: UInt32, expected: UInt32)
+    /// The instance closed the connection before answering.
+    case connectionLost(path: String)
+    /// The instance did not answer in time.
+    case timedOut(path: String, seconds: Double)
+    /// A system call failed.
+    case system(call: String, path: String, errno: Int32)
+
+    /// A one-line message for the user.
+    public var description: String {
+        switch self {
+        case .noInstance(let path):
+            return "no instance is running (nothing listens on \(path))"
+        case .wrongOwner(let path, let uid, let expected):
+            return "\(path) is served by uid \(uid), not uid \(expected): not talking to it"
+        case .connectionLost(let path):
+            return "the instance at \(path) closed the connection"
+        case .timedOut(let path, let seconds):
+            return "the instance at \(path) did not answer within \(Int(seconds)) s"
+        case .system(let call, let path, let code):
+            return "\(path): \(call) failed: \(String(cString: strerror(code)))"
+        }
+    }
+}
+
+/// A connection to a ``ControlSocketServer``: lines out, lines in, each wait bounded.
+///
+/// The server's uid is checked (`SO_PEERCRED`) against the uid expected, so a socket planted by
+/// another user is never talked to. Blocking, with `poll` deadlines; for command-line clients and
+/// second instances, not for an event loop. Not Sendable.
+public final class ControlSocketClient {
+    /// The socket's path.
+    public let path: String
+    /// The serving process's id, as the kernel recorded it at connect time.
+    public let serverPID: Int32
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 16_384)
+    private var closed = false
+
+    /// Connects to `path`, checking that the server runs as `owner` (default: this process's uid).
+    /// - Throws: ``ControlSocketClientError/noInstance(path:)`` when no one listens (no file, or a
+    ///   stale one); ``ControlSocketClientError/wrongOwner(path:uid:expected:)``; a system error.
+    public init(path: String, owner: UInt32? = nil) throws(ControlSocketClientError) {
+        self.path = path
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw .system(call: "connect", path: path, errno: ENAMETOOLONG)
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+            raw[path.utf8.count] = 0
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .system(call: "socket", path: path, errno: errno) }
+        var result: Int32
+        repeat {
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+        } while result != 0 && errno == EINTR
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            if code == ENOENT || code == ECONNREFUSED || code == ENOTDIR { throw .noInstance(path: path) }
+            throw .system(call: "connect", path: path, errno: code)
+        }
+        guard let credentials = PeerCredentials(of: fd) else {
+            let code = errno
+            Glibc.close(fd)
+            throw .system(call: "getsockopt(SO_PEERCRED)", path: path, errno: code)
+        }
+        let expected = owner ?? getuid()
+        guard credentials.uid == expected else {
+            Glibc.close(fd)
+            throw .wrongOwner(path: path, uid: credentials.uid, expected: expected)
+        }
+        descriptor = fd
+        serverPID = credentials.pid
+    }
+
+    deinit { close() }
+
+    /// Closes the connection (the server sees end of file).
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(descriptor)
+    }
+
+    /// Sends one line (a newline is added), waiting at most `timeout` seconds for room.
+    /// - Throws: ``ControlSocketClientError/connectionLost(path:)`` or a timeout.
+    public func send(_ line: String, timeout: Double = 5) throws(ControlSocketClientError) {
+        let bytes = Array(line.utf8) + [UInt8(ascii: "\n")]
+        var offset = 0
+        let deadline = Self.now() + timeout
+        while offset < bytes.count {
+            try wait(for: Int16(POLLOUT), until: deadline, seconds: timeout)
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if sent < 0 {
+                if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { continue }
+                throw .connectionLost(path: path)
+            }
+            offset += sent
+        }
+    }
+
+    /// The next line from the server (without its newline), waiting at most `timeout` seconds
+    /// (nil: as long as it takes); nil at end of file.
+    /// - Throws: a timeout, or a system error.
+    public func readLine(timeout: Double? = 30) throws(ControlSocketClientError) -> String? {
+        let deadline = timeout.map { Self.now() + $0 }
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            try wait(for: Int16(POLLIN), until: deadline, seconds: timeout ?? 0)
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { continue }
+                if errno == ECONNRESET { return nil }
+                throw .system(call: "recv", path: path, errno: errno)
+            }
+            if count == 0 { return nil }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Sends a line and returns the server's one-line reply.
+    /// - Throws: ``ControlSocketClientError/connectionLost(path:)`` when the server hangs up first.
+    public func request(_ line: String, timeout: Double = 30) throws(ControlSocketClientError) -> String {
+        try send(line, timeout: timeout)
+        guard let reply = try readLine(timeout: timeout) else { throw .connectionLost(path: path) }
+        return reply
+    }
+
+    private func wait(for events: Int16, until deadline: Double?, seconds: Double) throws(ControlSocketClientError) {
+        while true {
+            var entry = pollfd(fd: descriptor, events: events, revents: 0)
+            let left = deadline.map { max(0, $0 - Self.now()) }
+            let milliseconds = left.map { Int32(min($0 * 1000, Double(Int32.max)).rounded(.up)) } ?? -1
+            let ready = poll(&entry, 1, milliseconds)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw .system(call: "poll", path: path, errno: errno)
+            }
+            if ready > 0 { return }
+            throw .timedOut(path: path, seconds: seconds)
+        }
+    }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
