@@ -187,7 +187,7 @@ struct ControlSocketTests {
                                                    "dec mail", "text mail hi", "clear all"])
         let replies = try readAll(client)
         try #require(replies.count == 10, "\(replies); stderr: \(client.stderrText)")
-        #expect(replies[0] == #"{"reply":"ok","protocol":1}"#)
+        #expect(replies[0] == #"{"reply":"ok","protocol":1,"pid":\#(s.app.pid),"profile":"default"}"#)
         #expect(replies[1] == #"{"reply":"ok"}"# && replies[2] == #"{"reply":"ok"}"#)
         for (index, needle) in [(3, "frobnicate"), (4, "nosuch")] {
             let reply = try JSONValue(parsing: replies[index])
@@ -354,14 +354,14 @@ struct ControlSocketTests {
             socat.closeStdin()
             #expect(try s.nextChange()["text"]?.string == "5")
         }
-        // A second app with the same runtime folder finds the first listening: it runs without a socket
-        // (single instance is a later part of issue 20), and the first keeps its socket.
+        // A second --control app with the same runtime folder finds the profile running: its parent
+        // wants a window to drive, so it runs beside it, as the profile's slot 2 with a socket of its own.
         let second = try DemoSession("socket-second", environment: ["XDG_RUNTIME_DIR": base])
-        try second.app.writeLine("state")
-        let state = try second.app.readEvent(named: "state", timeout: 10)
-        #expect(state["controlSocket"]?["status"]?.string == "off")
-        #expect(second.app.stderrText.contains("another instance is listening on \(path)"), "\(second.app.stderrText)")
-        #expect(try readAll(python(path, "commands", ["hello"])) == [#"{"reply":"ok","protocol":1}"#])
+        #expect(try socketPath(second) == base + "/badge-demo/control-2.sock")
+        #expect(second.app.stderrText.isEmpty, "\(second.app.stderrText)")
+        #expect(try readAll(python(path, "commands", ["hello"])) == [#"{"reply":"ok","protocol":1,"pid":\#(s.app.pid),"profile":"default"}"#])
+        #expect(try readAll(python(base + "/badge-demo/control-2.sock", "commands", ["hello"]))
+                == [#"{"reply":"ok","protocol":1,"pid":\#(second.app.pid),"profile":"2"}"#])
     }
 
     @Test("Connection cap: the 129th client gets an error line; a freed place is taken again")
@@ -412,7 +412,7 @@ struct ControlSocketTests {
         let before = try s.state().buttons.map { "\($0.id)=\($0.contentKind):\($0.count ?? -1)" }
         let fuzz = try python(path, "fuzz", ["20", "2000"])
         let answer = try fuzz.readLine(timeout: 60)
-        #expect(answer == #"{"reply":"ok","protocol":1}"#, "\(answer ?? "EOF"); stderr: \(fuzz.stderrText); app: \(s.app.stderrText.suffix(600))")
+        #expect(answer == #"{"reply":"ok","protocol":1,"pid":\#(s.app.pid),"profile":"default"}"#, "\(answer ?? "EOF"); stderr: \(fuzz.stderrText); app: \(s.app.stderrText.suffix(600))")
         #expect(s.app.waitForExit(timeout: 0) == nil)
         try s.sync()
         _ = s.app.takePendingEvents()
