@@ -261,5 +261,69 @@ struct SingleInstanceTests {
         #expect(try active() == window, "openbox activated the running window")
         #expect(Self.count(try d.state(), "bell") == 3)
     }
-}
 
+    @Test("Root reaches another user's instance (msg --user) only when its config allows it, and only to change and read counts")
+    func rootOptIn() throws {
+        guard getuid() == 0, findOnPath("setpriv") != nil else { return }
+        let nobody: uid_t = 65534
+        let runtime = "/run/user/\(nobody)"
+        let madeRuntime = mkdir(runtime, 0o700) == 0
+        if madeRuntime { #expect(chown(runtime, nobody, nobody) == 0) }
+        defer { if madeRuntime { removeTree(runtime) } }
+        var template = Array("/tmp/badgekit-nobody-XXXXXX".utf8CString)
+        let home = try #require(template.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) } })
+        defer { removeTree(home) }
+        #expect(chmod(home, 0o755) == 0 && chown(home, nobody, nobody) == 0)
+        let config = home + "/badges.json"
+        func writeConfig(allowRoot: Bool) {
+            let temporary = config + ".new"
+            let file = fopen(temporary, "w")
+            fputs(#"{"buttons": [{"id": "bell"}, {"id": "mail"}], "control": {"allowRoot": \#(allowRoot)}}"#, file)
+            fclose(file)
+            chown(temporary, nobody, nobody)
+            rename(temporary, config)
+        }
+        writeConfig(allowRoot: false)
+        let server = try XvfbServer.start(width: 640, height: 480)
+        let executable = try BuiltProducts.executable(named: "badge-demo")
+        let app = try ChildProcess(executable: "/usr/bin/setpriv",
+                                   arguments: ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", executable, "--no-state", "--config", config],
+                                   environment: .inherited(adding: ["DISPLAY": server.display, "XDG_RUNTIME_DIR": runtime, "HOME": home,
+                                                                    "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state",
+                                                                    "BADGE_REDUCE_MOTION": "1"]))
+        defer { app.kill(SIGKILL); app.waitForExit(timeout: 5) }
+        func msg(_ arguments: [String]) throws -> (status: ProcessTermination?, out: [String], err: String) {
+            let client = try ChildProcess(executable: executable, arguments: ["msg", "--user", "nobody"] + arguments,
+                                          environment: .inherited(adding: ["XDG_RUNTIME_DIR": "/nonexistent"], removing: ["DISPLAY"]))
+            client.closeStdin()
+            var lines: [String] = []
+            while let line = try client.readLine(timeout: 30) { lines.append(line) }
+            return (client.waitForExit(timeout: 10), lines, client.stderrText)
+        }
+        // Until the window is up, nobody listens (1); then root is refused (2).
+        var answer = try msg(["state"])
+        let deadline = Deadline(seconds: 15)
+        while answer.status == .exited(1), !deadline.hasPassed { answer = try msg(["state"]) }
+        #expect(answer.status == .exited(2) && answer.err.contains("root may not control uid \(nobody)'s instance"), "\(answer); app: \(app.stderrText)")
+        #expect(app.stderrText.contains("uid 0: root may not connect"), "\(app.stderrText)")
+        // The user allows root in the config: read again on its own, then root may set and read counts…
+        writeConfig(allowRoot: true)
+        let allowed = Deadline(seconds: 15)
+        while try msg(["set", "bell", "5"]).status != .exited(0), !allowed.hasPassed {}
+        let state = try msg(["state"])
+        #expect(state.status == .exited(0))
+        let parsed = try JSONValue(parsing: state.out.first ?? "{}")
+        #expect(Self.count(parsed, "bell") == 5 && parsed["controlSocket"]?["allowsRoot"] == .bool(true), "\(state)")
+        // …but not quit the app or raise its window.
+        for command in [["quit"], ["activate"]] {
+            let refused = try msg(command)
+            #expect(refused.status == .exited(2) && refused.err.contains("root may only change and read counts"), "\(refused)")
+        }
+        #expect(app.waitForExit(timeout: 0) == nil)
+        // A socket that is not the named user's is never talked to.
+        let spoof = try ChildProcess(executable: executable, arguments: ["msg", "--user", "root", "--socket", runtime + "/badge-demo/control.sock", "state"],
+                                     environment: .inherited(removing: ["DISPLAY"]))
+        #expect(spoof.waitForExit(timeout: 10) == .exited(2))
+        #expect(spoof.stderrText.contains("served by uid \(nobody), not uid 0"), "\(spoof.stderrText)")
+    }
+}
