@@ -75,7 +75,7 @@ let package = Package(
         ),
 
         // `make bench`: the README's figures (the bare C baseline is Benchmarks/peers/c-badge-toolbar.c).
-        .executableTarget(name: "badge-bench", dependencies: ["BadgeCore", "BadgeDrawing", "CCairo", "XvfbHarness"]),
+        .executableTarget(name: "badge-bench", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "CCairo", "XvfbHarness"]),
         // `make icon-masks`: renders the bundled SVGs with librsvg into Resources/IconMasks.
         .executableTarget(name: "badge-icon-masks", dependencies: ["BadgeDrawing", "BadgeResources"]),
 
