@@ -29,9 +29,9 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     /// The README's wording of what the status means.
     var meaning: String {
         switch self {
-        case .closed: return "closed (window manager, Escape, Ctrl+Q, `quit`), or ended by SIGTERM or SIGINT (logging out, Ctrl+C) after delivering the queued control events"
+        case .closed: return "closed (window manager, Escape, Ctrl+Q, `quit`), or ended by SIGTERM or SIGINT (logging out, Ctrl+C) after delivering the queued control events; or, with the profile running, handed its `--count` values over and raised that window"
         case .cannotOpenDisplay: return "no `$DISPLAY`, or the display cannot be opened (the message names it)"
-        case .badArguments: return "bad arguments (with the usage), or a bad config or icon file (naming the file and field)"
+        case .badArguments: return "bad arguments (with the usage), or a bad config or icon file (naming the file and field), or a `--count` the running instance refused, or a `--state` file in use by a running instance"
         case .connectionLost: return "the connection to the X server was lost (server killed, or a client such as xkill closed ours), within a second"
         case .setupFailed: return "text or drawing could not be set up (fonts, Pango, cairo), or another X failure at start-up"
         case .windowDestroyed: return "another X client destroyed the window"
