@@ -146,7 +146,11 @@ extension DemoApplication {
             return
         }
         if trimmed == "subscribe" {
+            // The stream starts with the state as it is, so a bar shows the counts before any change.
             server.reply(ok, to: client)
+            if let host {
+                server.reply(ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, socket: socketStatus).serialized, to: client)
+            }
             server.subscribe(client)
             return
         }

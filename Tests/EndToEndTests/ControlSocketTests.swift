@@ -129,6 +129,14 @@ elif mode == "fuzz":
         except OSError:
             pass
         socks.append(s)
+    # A 1 MB line, half a line left hanging, and invalid UTF-8 lines.
+    for data in [b"x" * (1 << 20) + b"\n", b"set bell 99", b"\xff\xfe set bell 1\n\xc3\x28\n"]:
+        s = connect()
+        try:
+            s.sendall(data)
+        except OSError:
+            pass
+        socks.append(s)
     for s in socks:
         s.close()
     # Closed clients count against the cap until the server reads their hang-up: retry a refusal.
@@ -404,13 +412,13 @@ struct ControlSocketTests {
         _ = try s.nextChange()
     }
 
-    @Test("Fuzz: connect churn, random bytes, long and junk lines: no crash, counts unchanged")
+    @Test("Fuzz: 10,000 connects, random bytes, 1 MB and junk lines, half lines, invalid UTF-8: no crash, counts unchanged")
     func fuzz() throws {
         let s = try DemoSession("socket-fuzz")
         s.app.recordsAllEvents = false
         let path = try socketPath(s)
         let before = try s.state().buttons.map { "\($0.id)=\($0.contentKind):\($0.count ?? -1)" }
-        let fuzz = try python(path, "fuzz", ["20", "2000"])
+        let fuzz = try python(path, "fuzz", ["20", "10000"])
         let answer = try fuzz.readLine(timeout: 60)
         #expect(answer == #"{"reply":"ok","protocol":1,"pid":\#(s.app.pid),"profile":"default"}"#, "\(answer ?? "EOF"); stderr: \(fuzz.stderrText); app: \(s.app.stderrText.suffix(600))")
         #expect(s.app.waitForExit(timeout: 0) == nil)

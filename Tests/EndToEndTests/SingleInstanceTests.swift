@@ -128,7 +128,7 @@ struct SingleInstanceTests {
         #expect(try d.msg(["state"]).status == .exited(1))
     }
 
-    @Test("msg --watch prints change events until the instance goes (status 3)")
+    @Test("msg --watch prints the state, then change events until the instance goes (status 3)")
     func watch() throws {
         let d = try Desktop("watch")
         let app = try d.launch(["--no-state"])
@@ -137,7 +137,10 @@ struct SingleInstanceTests {
         variables["DISPLAY"] = nil
         let watcher = try ChildProcess(executable: BuiltProducts.executable(named: "badge-demo"), arguments: ["msg", "--watch"],
                                        environment: .inherited(adding: variables, removing: ["DISPLAY"]))
-        // The subscription is in place once a change made after it is seen: retry until one arrives.
+        // The stream starts with the state as it is (a bar shows the counts at once)…
+        let first = try JSONValue(parsing: try #require(try watcher.readLine(timeout: 10)))
+        #expect(first["event"]?.string == "state" && first["buttons"]?.array?.count == 4, "\(first)")
+        // …then every change.
         var seen: JSONValue?
         for attempt in 0..<50 where seen == nil {
             #expect(try d.msg(["set", "bell", "\(100 + attempt)"]).status == .exited(0))
