@@ -6,7 +6,8 @@ import BadgeX11
 ///
 /// On the host's session bus (``ToolbarHost/sessionBus``), which exists only when a session bus is
 /// configured (DBUS_SESSION_BUS_ADDRESS). While the bus is away nothing is sent; every time the bus
-/// greets the connection again, the latest values are sent anew, so a dock sees the count come back.
+/// greets the connection again, and every time `com.canonical.Unity` gets a new owner (a dock started
+/// after the app), the latest values are sent anew, so a dock sees the count.
 /// Signals need no reply: each is queued and written without waiting. Not Sendable: event-loop thread only.
 final class LauncherEntry {
     /// The application URI docks match against their .desktop files ("application://badge-demo.desktop").
@@ -28,11 +29,25 @@ final class LauncherEntry {
         }
         objectPath = "/com/canonical/unity/launcherentry/" + (element.isEmpty ? "_" : String(element))
         self.bus = bus
-        bus.whenReady { [weak self] _ in
-            guard let self, let wanted = self.wanted else { return }
-            self.last = nil
-            self.publish(count: wanted.count, urgent: wanted.urgent)
+        bus.whenReady { [weak self] _ in self?.republish() }
+        // A dock started (or restarted) after the app: Unity's name gets a new owner, which has not
+        // seen the count (signals are not kept), so it is sent again.
+        bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.dockName)'")
+        bus.listen { [weak self] message in
+            guard message.isSignal("org.freedesktop.DBus", "NameOwnerChanged"), message.body.count == 3,
+                  message.body[0].stringValue == Self.dockName, let owner = message.body[2].stringValue, !owner.isEmpty else { return }
+            self?.republish()
         }
+    }
+
+    /// The name a Unity-style dock owns on the session bus.
+    static let dockName = "com.canonical.Unity"
+
+    /// Sends the latest values again, whatever was sent before.
+    private func republish() {
+        guard let wanted else { return }
+        last = nil
+        publish(count: wanted.count, urgent: wanted.urgent)
     }
 
     /// Sends Update when the values differ from the last ones sent.

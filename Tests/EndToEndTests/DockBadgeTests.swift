@@ -33,6 +33,26 @@ struct DockBadgeTests {
         #expect(s.app.waitForExit(timeout: 0) == nil)
     }
 
+    @Test("A dock that starts after the app gets the count: sent again when com.canonical.Unity gets an owner")
+    func dockStartedLater() throws {
+        guard findOnPath("dbus-daemon") != nil else { return }
+        let bus = try SessionBus()
+        let s = try DemoSession("dock-later", environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        _ = try bus.nextUpdate { $0.count == 15 }
+        try s.sync()
+        // A dock (python3-dbus, not ours) takes Unity's name; nothing changed, yet the count comes again.
+        let dock = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", """
+            import sys, dbus
+            bus = dbus.bus.BusConnection(sys.argv[1])
+            print(bus.request_name("com.canonical.Unity"), flush=True)
+            sys.stdin.readline()
+            """, bus.address])
+        defer { dock.kill(SIGKILL); dock.waitForExit(timeout: 5) }
+        #expect(try dock.readLine(timeout: 10) == "1", "the dock owns the name: \(dock.stderrText)")
+        let again = try bus.nextUpdate { $0.count == 15 }
+        #expect(again.countVisible == true && again.uri == "application://badge-demo.desktop")
+    }
+
     @Test("Without a session bus the app runs quietly")
     func noBus() throws {
         let s = try DemoSession("no-bus", environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus-\(getpid())"])
