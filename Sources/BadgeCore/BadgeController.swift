@@ -123,6 +123,17 @@ public final class BadgeController {
         }
     }
 
+    /// How far the value can be trusted (a source's badge): the stale and last-session styles, and
+    /// a mark in ``accessibilityDescription``. Changes apply at once and produce damage.
+    public var confidence: BadgeConfidence = .current {
+        willSet { resolvePendingChange() }
+        didSet { if confidence != oldValue { needsDisplay = true } }
+    }
+
+    /// Where the value comes from, for people ("~/Maildir/INBOX"); nil when nothing feeds it. Said
+    /// in ``accessibilityDescription`` ("Mail, 12 unread, from ~/Maildir/INBOX").
+    public var sourceDescription: String?
+
     /// The label for the current value: `format.label(for: value)`.
     public var label: BadgeLabel { format.label(for: content) }
 
@@ -253,7 +264,8 @@ public final class BadgeController {
     public var strings: BadgeStrings = .english
 
     /// "Mail, 3 unread", "Mail, more than 99 unread", "Notifications, new" (dot), "Mail, New" (text), "Mail" (none/hidden),
-    /// in the words of ``strings``.
+    /// then where it comes from and how far it can be trusted ("Mail, 12 unread, from ~/Maildir/INBOX,
+    /// not up to date"), in the words of ``strings``.
     /// Text is read in full (not truncated); an empty `accessibilityLabel` leaves just the detail ("3 unread").
     public var accessibilityDescription: String {
         let name = BadgeFormat.cleaned(accessibilityLabel)
@@ -267,8 +279,21 @@ public final class BadgeController {
         case (.text(let shown), let other):
             if case .text(let full) = other { detail = BadgeFormat.cleaned(full) } else { detail = shown }
         }
-        guard let detail else { return name }
-        return name.isEmpty ? detail : strings.join(name, detail)
+        var description = name
+        for part in [detail, sourceDescription.map { strings.from(BadgeFormat.cleaned($0)) }, confidenceMark] {
+            guard let part, !part.isEmpty else { continue }
+            description = description.isEmpty ? part : strings.join(description, part)
+        }
+        return description
+    }
+
+    /// "not up to date" or "last session", in the words of ``strings``; nil when current.
+    private var confidenceMark: String? {
+        switch confidence {
+        case .current: return nil
+        case .stale: return strings.notUpToDate()
+        case .lastSession: return strings.lastSession()
+        }
     }
 
     // MARK: Benchmark and diagnostics

@@ -19,6 +19,9 @@ public struct BadgeFormat: Hashable, Sendable {
     public var groupingSeparator: String = ","
     /// Text longer than this many grapheme clusters is cut and ends in "…" (the result has exactly this many clusters).
     public var maximumTextLength: Int? = nil
+    /// While Do Not Disturb is on, how a badge with something to show shows it (nil: Do Not Disturb
+    /// is off). The default choice, `.dot`, says that something waits without a number.
+    public var doNotDisturb: DoNotDisturbDisplay? = nil
 
     /// The default format: overflow at 99 with "+", hidden at zero, no grouping, no text limit.
     public init() {}
@@ -28,6 +31,15 @@ public struct BadgeFormat: Hashable, Sendable {
 
     /// The label for `content`: negative counts clamp to 0; empty/whitespace-only text → `.hidden`.
     public func label(for content: BadgeContent) -> BadgeLabel {
+        let label = plainLabel(for: content)
+        switch (doNotDisturb, label) {
+        case (nil, _), (.count?, _), (_, .hidden): return label
+        case (.dot?, _): return .dot
+        case (.hidden?, _): return .hidden
+        }
+    }
+
+    private func plainLabel(for content: BadgeContent) -> BadgeLabel {
         switch content {
         case .none:
             return .hidden

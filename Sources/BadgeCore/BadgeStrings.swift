@@ -13,16 +13,28 @@ public struct BadgeStrings: Sendable {
     public var join: @Sendable (_ label: String, _ detail: String) -> String
     /// A number in the description: grouped as the locale groups digits.
     public var number: @Sendable (Int) -> String
+    /// Where the value comes from: "from ~/Maildir/INBOX".
+    public var from: @Sendable (_ source: String) -> String
+    /// The mark of a value its source has not confirmed lately: "not up to date".
+    public var notUpToDate: @Sendable () -> String
+    /// The mark of a value restored from the last session, not confirmed yet: "last session".
+    public var lastSession: @Sendable () -> String
 
-    /// Creates strings from their parts.
+    /// Creates strings from their parts; the provenance words default to English.
     public init(new: @escaping @Sendable () -> String, unread: @escaping @Sendable (Int, String) -> String,
                 moreThan: @escaping @Sendable (String) -> String, join: @escaping @Sendable (String, String) -> String,
-                number: @escaping @Sendable (Int) -> String) {
+                number: @escaping @Sendable (Int) -> String,
+                from: @escaping @Sendable (String) -> String = { "from \($0)" },
+                notUpToDate: @escaping @Sendable () -> String = { "not up to date" },
+                lastSession: @escaping @Sendable () -> String = { "last session" }) {
         self.new = new
         self.unread = unread
         self.moreThan = moreThan
         self.join = join
         self.number = number
+        self.from = from
+        self.notUpToDate = notUpToDate
+        self.lastSession = lastSession
     }
 
     /// English, with numbers as plain digits: "Mail, 3 unread", "Mail, more than 99 unread", "Mail, new".

@@ -4,6 +4,9 @@ public struct BadgeStyle: Hashable, Sendable {
     public var backgroundColor: Color = .badgeRed
     /// Colour of the label text.
     public var textColor: Color = .white
+    /// Fill of a badge whose value is not up to date (``BadgeConfidence/stale``); a neutral grey
+    /// that white text reads on, on light and dark toolbars alike.
+    public var staleColor: Color = .staleGrey
     /// Font of the label text.
     public var font: BadgeFont = BadgeFont()
     /// Space left and right of the text inside a pill, logical px.
@@ -42,6 +45,7 @@ public struct BadgeStyle: Hashable, Sendable {
         var style = self
         style.backgroundColor = backgroundColor.sanitized(default: defaults.backgroundColor)
         style.textColor = textColor.sanitized(default: defaults.textColor)
+        style.staleColor = staleColor.sanitized(default: defaults.staleColor)
         style.font = font.sanitized()
         style.horizontalPadding = BadgeStyle.length(horizontalPadding, default: defaults.horizontalPadding)
         style.verticalPadding = BadgeStyle.length(verticalPadding, default: defaults.verticalPadding)

@@ -39,6 +39,8 @@ public struct Color: Hashable, Sendable {
     public static let black = Color(red: 0, green: 0, blue: 0)
     /// The default badge background, #E53935.
     public static let badgeRed = Color(red: 229.0 / 255, green: 57.0 / 255, blue: 53.0 / 255)
+    /// The fill of a stale badge, #757575: white text on it has a 4.6:1 contrast.
+    public static let staleGrey = Color(red: 117.0 / 255, green: 117.0 / 255, blue: 117.0 / 255)
 
     /// This colour with each component clamped to 0...1; a NaN or infinite component takes `fallback`'s value.
     public func sanitized(default fallback: Color) -> Color {

@@ -15,6 +15,7 @@ package enum BadgeGallery {
         var direction = LayoutDirection.leftToRight
         var change: ((BadgeController) -> Void)?
         var time = 1.0
+        var confidence = BadgeConfidence.current
     }
 
     struct Row {
@@ -34,6 +35,8 @@ package enum BadgeGallery {
         var thousands = BadgeFormat(); thousands.maximumCount = 999
         var grouped = BadgeFormat(); grouped.maximumCount = 99_999; grouped.groupsDigits = true
         var short = BadgeFormat(); short.maximumTextLength = 6
+        var quietDot = BadgeFormat(); quietDot.doNotDisturb = .dot
+        var quietHidden = BadgeFormat(); quietHidden.doNotDisturb = .hidden
         func frames(_ title: String, from: BadgeContent, duration: Double, change: @escaping (BadgeController) -> Void) -> Row {
             Row(title: title, cells: (0..<6).map { index in
                 let t = duration * Double(index) / 5
@@ -54,6 +57,13 @@ package enum BadgeGallery {
                 count(12_345, "grouped", format: grouped), Cell(caption: "RTL", initial: .count(7), direction: .rightToLeft),
                 Cell(caption: "RTL text", initial: .text("جديد"), direction: .rightToLeft),
                 count(8, "8"), count(42, "42"), count(99, "99"),
+            ]),
+            Row(title: "Trust", cells: [
+                count(12, "current"), Cell(caption: "stale", initial: .count(12), confidence: .stale),
+                Cell(caption: "last session", initial: .count(12), confidence: .lastSession),
+                Cell(caption: "stale dot", initial: .dot, confidence: .stale),
+                Cell(caption: "DND: dot", format: quietDot, initial: .count(12)),
+                Cell(caption: "DND: hidden", format: quietHidden, initial: .count(12)),
             ]),
             frames("Bounce", from: .text("New"), duration: 0.2) { $0.setText("Hot") },
             frames("Roll 9 → 10", from: .count(9), duration: 0.3) { $0.increment() },
@@ -141,6 +151,7 @@ package enum BadgeGallery {
         toolbar.layout(size: Size(width: cellSize, height: cellSize), scale: scale, direction: cell.direction)
         clock.now = 1
         cell.change?(badge)
+        badge.confidence = cell.confidence
         // The renderer paints the whole surface unless clipped: confine it to the cell, on whole device pixels.
         let x = (origin.x * scale).rounded(), y = (origin.y * scale).rounded()
         cairo_save(cr)

@@ -17,15 +17,19 @@ public final class BadgeRenderer {
     /// ring whose colour follows the surface (so the badge reads on light and dark toolbars).
     /// With `ringIsCutOut`, a surface-coloured ring is not painted: the caller has already cut it
     /// out of the icon underneath (see `cutOutRing`), which is exact over any background.
+    /// `confidence` chooses the look of a source's value: current (the style as given), stale (the
+    /// style's grey `staleColor` fill) or last session (outlined: the surface inside a ring of the
+    /// badge colour, and the text in that colour).
     public func draw(_ presentation: BadgePresentation, style: BadgeStyle, surface: Color, ringIsCutOut: Bool = false,
-                     in context: CairoContext) {
+                     confidence: BadgeConfidence = .current, in context: CairoContext) {
         context.withUnsafeHandle { cr in
-            draw(presentation, style: style, surface: surface, ringIsCutOut: ringIsCutOut, context: context, cr: cr)
+            draw(presentation, style: style, surface: surface, ringIsCutOut: ringIsCutOut, confidence: confidence,
+                 context: context, cr: cr)
         }
     }
 
     private func draw(_ presentation: BadgePresentation, style: BadgeStyle, surface: Color, ringIsCutOut: Bool,
-                      context: CairoContext, cr: OpaquePointer) {
+                      confidence: BadgeConfidence, context: CairoContext, cr: OpaquePointer) {
         guard presentation.isVisible, let frame = presentation.frame, Self.isDrawable(presentation) else { return }
         cairo_save(cr)
         defer { cairo_restore(cr) }
@@ -46,11 +50,27 @@ public final class BadgeRenderer {
             cairo_fill(cr)
         }
         CairoPaths.roundedRect(cr, frame, radius: radius)
-        CairoPaths.setColor(cr, style.backgroundColor)
+        var textColor = style.textColor
+        switch confidence {
+        case .current:
+            CairoPaths.setColor(cr, style.backgroundColor)
+        case .stale:
+            CairoPaths.setColor(cr, style.staleColor)
+        case .lastSession:
+            // Outlined: a ring of the badge colour (a tenth of the height, at least 1.25 px), the
+            // surface inside, the text in the badge colour.
+            CairoPaths.setColor(cr, style.backgroundColor)
+            cairo_fill(cr)
+            let ring = max(1.25, frame.height / 10)
+            CairoPaths.roundedRect(cr, frame.insetBy(dx: ring, dy: ring), radius: max(0, radius - ring))
+            CairoPaths.setColor(cr, surface)
+            textColor = style.backgroundColor
+        }
         if case .text(let label) = presentation.label {
-            cairo_fill_preserve(cr)
+            cairo_fill(cr)
+            CairoPaths.roundedRect(cr, frame, radius: radius)
             cairo_clip(cr)
-            CairoPaths.setColor(cr, style.textColor)
+            CairoPaths.setColor(cr, textColor)
             drawText(label, runs: presentation.runs, font: style.font, frame: frame, in: context)
         } else {
             cairo_fill(cr)

@@ -65,7 +65,8 @@ public final class ToolbarRenderer {
         cairo_pop_group_to_source(cr)
         cairo_paint(cr)
         for (button, presentation) in zip(visibleButtons, presentations) where presentation.isVisible {
-            badges.draw(presentation, style: button.badge.style, surface: surfaceColor(of: button), ringIsCutOut: true, in: context)
+            badges.draw(presentation, style: button.badge.style, surface: surfaceColor(of: button), ringIsCutOut: true,
+                        confidence: button.badge.confidence, in: context)
         }
     }
 

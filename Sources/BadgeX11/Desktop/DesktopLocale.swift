@@ -94,7 +94,10 @@ public struct DesktopLocale: Sendable {
             },
             moreThan: { number in Self.substitute(Self.lookUp("more than %s unread", domain: domain), [number]) },
             join: { label, detail in Self.substitute(Self.lookUp("%1$s, %2$s", domain: domain), [label, detail]) },
-            number: { Self.group($0, separator: separator) })
+            number: { Self.group($0, separator: separator) },
+            from: { source in Self.substitute(Self.lookUp("from %s", domain: domain), [source]) },
+            notUpToDate: { Self.lookUp("not up to date", domain: domain) },
+            lastSession: { Self.lookUp("last session", domain: domain) })
     }
 
     /// The words of the buttons' actions for screen readers, from BadgeKit's catalogue for this locale.

@@ -1,0 +1,12 @@
+/// How far the value a badge shows can be trusted, when a source feeds it: a badge never shows a
+/// number its source has not confirmed as if it were current.
+public enum BadgeConfidence: String, Hashable, Sendable, CaseIterable {
+    /// Confirmed by its source, or set by the user or a producer.
+    case current
+    /// Its source failed, missed its interval, or its producer left: drawn in the stale style, and
+    /// described as "not up to date".
+    case stale
+    /// Restored from the last session; its source has not confirmed it yet: drawn outlined, and
+    /// described as "last session".
+    case lastSession
+}

@@ -1,0 +1,60 @@
+import BadgeCore
+import Testing
+
+/// Counts people can trust (issue 21): Do Not Disturb's display, and where a value comes from and
+/// how current it is, in the accessible description.
+@Suite struct TrustTests {
+    @Test func doNotDisturbShowsADotHidesOrCounts() {
+        var format = BadgeFormat()
+        #expect(format.label(for: .count(12)) == .text("12"))
+        format.doNotDisturb = .dot
+        #expect(format.label(for: .count(12)) == .dot && format.label(for: .text("New")) == .dot)
+        #expect(format.label(for: .count(0)) == .hidden && format.label(for: .none) == .hidden, "nothing waits: no dot")
+        format.doNotDisturb = .hidden
+        #expect(format.label(for: .count(12)) == .hidden && format.label(for: .dot) == .hidden)
+        format.doNotDisturb = .count
+        #expect(format.label(for: .count(120)) == .text("99+"))
+    }
+
+    @Test func doNotDisturbAnimatesLikeAFormatChangeAndKeepsTheCount() {
+        let h = Harness(content: .count(12))
+        var quiet = h.controller.format
+        quiet.doNotDisturb = .dot
+        h.controller.format = quiet
+        #expect(h.controller.label == .dot && h.controller.value == .count(12) && h.controller.count == 12)
+        quiet.doNotDisturb = nil
+        h.controller.format = quiet
+        #expect(h.controller.label == .text("12"))
+    }
+
+    @Test func descriptionSaysWhereAndHowCurrent() {
+        let h = Harness(content: .count(12))
+        #expect(h.controller.accessibilityDescription == "Mail, 12 unread")
+        h.controller.sourceDescription = "~/Maildir/INBOX"
+        #expect(h.controller.accessibilityDescription == "Mail, 12 unread, from ~/Maildir/INBOX")
+        h.controller.confidence = .stale
+        #expect(h.controller.accessibilityDescription == "Mail, 12 unread, from ~/Maildir/INBOX, not up to date")
+        h.controller.confidence = .lastSession
+        #expect(h.controller.accessibilityDescription == "Mail, 12 unread, from ~/Maildir/INBOX, last session")
+        h.controller.value = .none
+        h.controller.confidence = .current
+        #expect(h.controller.accessibilityDescription == "Mail, from ~/Maildir/INBOX")
+    }
+
+    @Test func confidenceChangesRepaint() {
+        let h = Harness(content: .count(3))
+        _ = h.controller.takeDamage()
+        #expect(h.controller.takeDamage() == nil)
+        h.controller.confidence = .stale
+        #expect(h.controller.takeDamage() != nil, "the stale style is drawn")
+        h.controller.confidence = .stale
+        #expect(h.controller.takeDamage() == nil, "no change, no damage")
+    }
+
+    @Test func staleColourIsSanitized() {
+        var style = BadgeStyle()
+        style.staleColor = Color(red: .nan, green: 2, blue: -1)
+        let clean = style.sanitized().staleColor
+        #expect(clean.red == Color.staleGrey.red && clean.green == 1 && clean.blue == 0)
+    }
+}
