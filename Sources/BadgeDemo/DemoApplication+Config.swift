@@ -58,6 +58,7 @@ extension DemoApplication {
         }
         toolbar = newToolbar
         host.replace(toolbar: newToolbar)
+        busService?.toolbarReplaced()
         if sources.theme == "config" || sources.theme == "default", let theme = config.theme {
             renderer.theme = theme
             sources.theme = "config"

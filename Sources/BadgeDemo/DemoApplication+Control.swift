@@ -63,7 +63,8 @@ extension DemoApplication {
                 host.change(button, cause: .control) { $0.clear() }
             }
         case .state:
-            return .answer(ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, socket: socketStatus))
+            return .answer(ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, socket: socketStatus,
+                                           dbus: busState))
         case .sync(let token):
             return .synchronize(token)
         case .quit:
