@@ -425,7 +425,7 @@ struct DBusInterfaceTests {
     @Test("Other users' calls are refused with AccessDenied (a bus that lets every user in)",
           .enabled(if: getuid() == 0 && findOnPath("setpriv") != nil, "needs root and setpriv to call as another user"))
     func otherUsersRefused() throws {
-        let bus = try OpenBus()
+        let bus = try RestrictedBus("every-user")
         let s = try DemoSession("dbus-users", arguments: ["--no-state"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         let clients = BusClients(address: bus.address)
         _ = try Self.dbusState(s) { $0["status"]?.string == "owned" }
@@ -441,44 +441,5 @@ struct DBusInterfaceTests {
         try s.sync()
         #expect(s.unconsumedChanges().isEmpty)
         #expect(try Self.count(s, "mail") == 2)
-    }
-}
-
-/// A dbus-daemon that lets every user in (as no session bus should): the app's own check refuses them.
-final class OpenBus {
-    let process: ChildProcess
-    let folder: String
-    let address: String
-
-    init() throws {
-        guard let executable = findOnPath("dbus-daemon") else { throw HarnessError("dbus-daemon is not installed") }
-        var template = Array("/tmp/badgekit-test-bus-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
-            throw HarnessError("mkdtemp failed: errno \(errno)")
-        }
-        folder = String(cString: made)
-        chmod(folder, 0o755)
-        let config = """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig><type>session</type><listen>unix:path=\(folder)/bus</listen><auth>EXTERNAL</auth>
-            <policy context="default"><allow user="*"/><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
-            """
-        let file = folder + "/bus.conf"
-        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        _ = Array(config.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        process = try ChildProcess(executable: executable, arguments: ["--config-file=" + file, "--nofork", "--nopidfile", "--print-address=1"],
-                                   stdin: .null)
-        guard let line = try process.readLine(timeout: 10), !line.isEmpty else {
-            throw HarnessError("dbus-daemon (open to all users) printed no address: \(process.stderrText)")
-        }
-        address = line
-    }
-
-    deinit {
-        process.kill(SIGKILL)
-        process.waitForExit(timeout: 5)
-        removeTree(folder)
     }
 }
