@@ -30,7 +30,7 @@ PO_DIR       ?= po
 # Keep the including Makefile's default goal: this fragment's targets are never the default.
 badge_install_saved_goal := $(.DEFAULT_GOAL)
 
-BADGE_APPSTREAM_ID := org.example.badgekit.demo
+BADGE_APPSTREAM_ID := io.github.badgekit.BadgeDemo
 BADGE_ICON_SIZES   := 16 24 32 48 64 128 256
 BADGE_ICON_SRC     := Resources/hicolor
 BADGE_ICONDIR       = $(DATADIR)/icons/hicolor

@@ -40,7 +40,7 @@ done
 
 bin=$base/bin/badge-demo
 desktop=$base/share/applications/badge-demo.desktop
-metainfo=$base/share/metainfo/org.example.badgekit.demo.metainfo.xml
+metainfo=$base/share/metainfo/io.github.badgekit.BadgeDemo.metainfo.xml
 manpage=$base/share/man/man1/badge-demo.1
 icons=$base/share/icons/hicolor
 sizes="16 24 32 48 64 128 256"

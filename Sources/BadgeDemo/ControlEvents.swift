@@ -72,10 +72,11 @@ enum ControlEvents {
     }
 
     /// `state`: every button (content, shown text, description, button and badge rectangles in
-    /// window pixels), focus, title, animation, urgency, tooltip, reduced motion and size.
+    /// window pixels), focus, title, animation, urgency, tooltip, reduced motion, size, the control
+    /// socket and the D-Bus interface.
     static func state(_ host: ToolbarHost, now: Double, theme: Theme = .light,
                       sources: (scale: String, theme: String, reducedMotion: String) = ("default", "default", "default"),
-                      socket: JSONValue = .null) -> JSONValue {
+                      socket: JSONValue = .null, dbus: JSONValue = .null) -> JSONValue {
         let toolbar = host.toolbar
         let scale = host.scale
         let buttons: [JSONValue] = toolbar.buttons.map { button in
@@ -107,7 +108,7 @@ enum ControlEvents {
                                               ("reducedMotion", .bool(host.reducesMotion)),
                                               ("reducedMotionFrom", .string(sources.reducedMotion))])),
                         ("size", .object([("width", .int(host.size.width)), ("height", .int(host.size.height))])),
-                        ("controlSocket", socket)])
+                        ("controlSocket", socket), ("dbus", dbus)])
     }
 
     private static func tooltipFrame(_ info: TooltipInfo) -> JSONValue {

@@ -63,6 +63,7 @@ extension DemoApplication {
             socket?.allowsRoot = config.allowsRoot
             if socket?.onLine != nil { updateSocketStatus() }
         }
+        busService?.toolbarReplaced()
         if sources.theme == "config" || sources.theme == "default", let theme = config.theme {
             renderer.theme = theme
             sources.theme = "config"

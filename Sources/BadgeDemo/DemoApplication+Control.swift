@@ -63,7 +63,8 @@ extension DemoApplication {
                 host.change(button, cause: .control) { $0.clear() }
             }
         case .state:
-            return .answer(ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, socket: socketStatus))
+            return .answer(ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, socket: socketStatus,
+                                           dbus: busState))
         case .sync(let token):
             return .synchronize(token)
         case .activate(let startupID):
@@ -82,6 +83,7 @@ extension DemoApplication {
         switch claim {
         case .primary(let profile, let lock, let server, let problem):
             self.profile = profile
+            busName = Self.busName(forProfile: profile.optionValue)
             instanceLock = lock
             socket = server
             if let problem {

@@ -36,6 +36,10 @@ final class DemoApplication {
     /// Where the socket is, or why there is none (for `state`).
     var socketStatus: JSONValue = .object([("status", .string("starting"))])
     var dock: LauncherEntry?
+    /// The badges on the session bus under `busName` (DemoApplication+Bus.swift), from the first frame on.
+    var busService: BadgeBusService?
+    var busName = DemoApplication.busName(forProfile: nil)
+    var busFailure: String?
     let signals: SignalWatcher?
     var saved: SavedCounts?
     /// Where the scale, theme and reduced motion in effect come from: "flag", "config", "desktop",
@@ -221,12 +225,14 @@ final class DemoApplication {
                 startDock(host)
                 control?.emit(ControlEvents.ready(host))
                 startSocket()
+                startBusService(host)
             }
         case .badgeChanged(let button, let cause):
             let change = ControlEvents.change(button, cause: cause)
             control?.emit(change)
             socket?.broadcast(change.serialized)
             saved?.changed(button.id)
+            busService?.badgeChanged(button)
         case .tooltipChanged(let info):
             control?.emit(ControlEvents.tooltip(info))
         case .urgencyChanged(let on):

@@ -34,8 +34,8 @@ final class HostileBus {
 }
 
 /// A real dbus-daemon with a configuration of the test's own: one that lets in only ANONYMOUS
-/// clients (as the bus of another user, or a misconfigured one, refuses us), or one whose policy
-/// denies every message.
+/// clients (as the bus of another user, or a misconfigured one, refuses us), one that lets every
+/// user in ("every-user", as no session bus should), or one whose policy denies every message.
 final class RestrictedBus {
     let process: ChildProcess
     let folder: String
@@ -49,9 +49,15 @@ final class RestrictedBus {
         }
         folder = String(cString: made)
         let auth = kind == "anonymous-only" ? "<auth>ANONYMOUS</auth><allow_anonymous/>" : "<auth>EXTERNAL</auth>"
-        let policy = kind == "anonymous-only"
-            ? "<allow send_destination=\"*\"/><allow own=\"*\"/>"
-            : "<deny send_destination=\"*\"/><deny send_type=\"signal\"/><deny own=\"*\"/><deny receive_type=\"method_call\"/>"
+        let policy: String
+        switch kind {
+        case "anonymous-only": policy = "<allow send_destination=\"*\"/><allow own=\"*\"/>"
+        case "every-user":
+            policy = "<allow user=\"*\"/><allow send_destination=\"*\" eavesdrop=\"true\"/><allow eavesdrop=\"true\"/><allow own=\"*\"/>"
+            chmod(folder, 0o755)
+        default:
+            policy = "<deny send_destination=\"*\"/><deny send_type=\"signal\"/><deny own=\"*\"/><deny receive_type=\"method_call\"/>"
+        }
         let config = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">

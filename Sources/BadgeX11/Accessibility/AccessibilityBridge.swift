@@ -129,16 +129,15 @@ package final class AccessibilityBridge {
     }
 
     private func answer(_ message: DBusMessage) {
-        let request = AccessibilityService.Request(
-            path: message.path ?? "", interface: message.interface ?? "", member: message.member ?? "",
-            signature: message.signature, arguments: message.body)
+        let request = DBusRequest(message)
         beforeQuery()
         // Only screen coordinates need the window's place (asked of the X server once after a move).
         if request.interface == ATSPI_DBUS_INTERFACE_COMPONENT || request.interface.isEmpty { service.windowOrigins = windowOrigins() }
         let reply: AccessibilityService.Reply
         if message.bodyError != nil {
             // A type the bridge never reads (a file descriptor, say): no method of its takes one.
-            reply = .error(name: DBUS_ERROR_INVALID_ARGS, message: "arguments of type (\(request.signature)) are not understood")
+            let failure = DBusFailure.unreadableArguments(request.signature)
+            reply = .error(name: failure.name, message: failure.message)
         } else {
             reply = service.answer(request)
         }
@@ -163,8 +162,7 @@ package final class AccessibilityBridge {
     }
 
     private func send(_ reply: DBusMessage, answering call: DBusMessage) {
-        guard !call.noReplyExpected, bus.outgoingSize < Self.replyLimit else { return }
-        bus.send(reply)
+        bus.answer(call, with: reply, limit: Self.replyLimit)
     }
 
     // MARK: Outgoing

@@ -10,27 +10,7 @@ import CDBusProtocol
 /// index out of range, is tested without a bus.
 package struct AccessibilityService {
     /// A method call.
-    package struct Request: Sendable {
-        /// The object path called.
-        package var path: String
-        /// The interface ("" when the caller named none).
-        package var interface: String
-        /// The method.
-        package var member: String
-        /// The arguments' signature.
-        package var signature: String
-        /// The arguments.
-        package var arguments: [DBusValue]
-
-        /// A call.
-        package init(path: String, interface: String, member: String, signature: String? = nil, arguments: [DBusValue] = []) {
-            self.path = path
-            self.interface = interface
-            self.member = member
-            self.signature = signature ?? DBusValue.signature(of: arguments)
-            self.arguments = arguments
-        }
-    }
+    package typealias Request = DBusRequest
 
     /// What to send back (and do).
     package enum Reply: Equatable, Sendable {
@@ -47,11 +27,11 @@ package struct AccessibilityService {
     }
 
     /// The standard interfaces.
-    package static let propertiesInterface = "org.freedesktop.DBus.Properties"
+    package static let propertiesInterface = DBusFailure.propertiesInterface
     /// D-Bus introspection.
-    package static let introspectableInterface = "org.freedesktop.DBus.Introspectable"
+    package static let introspectableInterface = DBusFailure.introspectableInterface
     /// D-Bus ping.
-    package static let peerInterface = "org.freedesktop.DBus.Peer"
+    package static let peerInterface = DBusFailure.peerInterface
     /// Where libatspi asks for objects to preload (`org.a11y.atspi.Cache`).
     package static let cachePath = "/org/a11y/atspi/cache"
     /// The AT-SPI2 version this bridge speaks.
@@ -94,13 +74,7 @@ package struct AccessibilityService {
 
     /// The answer to `request`.
     package func answer(_ request: Request) -> Reply {
-        if request.interface == Self.peerInterface {
-            switch (request.member, request.signature) {
-            case ("Ping", ""): return .values([])
-            case ("GetMachineId", ""): return .error(name: DBUS_ERROR_NOT_SUPPORTED, message: "no machine id here")
-            default: return unknownMethod(request)
-            }
-        }
+        if let peer = request.peerAnswer { return Self.reply(peer) }
         if request.path == Self.cachePath, request.interface == ATSPI_DBUS_INTERFACE_CACHE || request.interface.isEmpty,
            request.member == "GetItems" {
             guard request.signature == "" else { return wrongSignature(request, expected: "") }
@@ -111,7 +85,7 @@ package struct AccessibilityService {
             if request.interface == Self.introspectableInterface, request.member == "Introspect", request.signature == "" {
                 return .values([.string(Self.introspection(of: nil, children: Self.childNames(below: request.path, in: tree)))])
             }
-            return .error(name: DBUS_ERROR_UNKNOWN_OBJECT, message: "no accessible object at \(request.path)")
+            return Self.reply(.failure(.unknownObject(request.path, what: "accessible object")))
         }
         switch request.interface {
         case Self.propertiesInterface: return properties(request, node)
@@ -137,7 +111,7 @@ package struct AccessibilityService {
             }
             return unknownMethod(request)
         default:
-            return .error(name: DBUS_ERROR_UNKNOWN_INTERFACE, message: "\(request.path) has no interface \(request.interface)")
+            return Self.reply(.failure(.unknownInterface(request.interface, at: request.path)))
         }
     }
 
@@ -288,37 +262,28 @@ package struct AccessibilityService {
     // MARK: Properties
 
     private func properties(_ request: Request, _ node: AccessibleNode) -> Reply {
-        switch (request.member, request.signature) {
-        case ("Get", "ss"):
-            let interface = request.arguments[0].stringValue ?? "", name = request.arguments[1].stringValue ?? ""
-            guard node.interfaces.contains(interface) else {
-                return .error(name: DBUS_ERROR_UNKNOWN_INTERFACE, message: "\(request.path) has no interface \(interface)")
-            }
+        switch request.propertyAccess {
+        case .success(.get(let interface, let name)):
+            guard node.interfaces.contains(interface) else { return Self.reply(.failure(.unknownInterface(interface, at: request.path))) }
             guard let value = properties(of: node, interface: interface).first(where: { $0.0 == name })?.1 else {
-                return .error(name: DBUS_ERROR_UNKNOWN_PROPERTY, message: "\(interface) has no property \(name)")
+                return Self.reply(.failure(.unknownProperty(name, of: interface)))
             }
             return .values([.variant(value)])
-        case ("GetAll", "s"):
-            let interface = request.arguments[0].stringValue ?? ""
-            guard node.interfaces.contains(interface) else {
-                return .error(name: DBUS_ERROR_UNKNOWN_INTERFACE, message: "\(request.path) has no interface \(interface)")
-            }
+        case .success(.getAll(let interface)):
+            guard node.interfaces.contains(interface) else { return Self.reply(.failure(.unknownInterface(interface, at: request.path))) }
             return .values([DBusValue.dictionary(properties(of: node, interface: interface))])
-        case ("Set", "ssv"):
-            let interface = request.arguments[0].stringValue ?? "", name = request.arguments[1].stringValue ?? ""
+        case .success(.set(let interface, let name, let value)):
             guard node.interfaces.contains(interface), properties(of: node, interface: interface).contains(where: { $0.0 == name }) else {
-                return .error(name: DBUS_ERROR_UNKNOWN_PROPERTY, message: "\(interface) has no property \(name)")
+                return Self.reply(.failure(.unknownProperty(name, of: interface)))
             }
-            guard interface == ATSPI_DBUS_INTERFACE_APPLICATION, name == "Id" else {
-                return .error(name: DBUS_ERROR_PROPERTY_READ_ONLY, message: "\(interface).\(name) is read-only")
-            }
-            guard case .variant(.int32(let id)) = request.arguments[2] else {
+            guard interface == ATSPI_DBUS_INTERFACE_APPLICATION, name == "Id" else { return Self.reply(.failure(.readOnly(name, of: interface))) }
+            guard case .int32(let id) = value else {
                 return .error(name: DBUS_ERROR_INVALID_ARGS, message: "Application.Id takes an int32 (i)")
             }
             return .setApplicationID(id)
-        case ("Get", _), ("GetAll", _), ("Set", _):
-            return wrongSignature(request, expected: request.member == "Get" ? "ss" : request.member == "GetAll" ? "s" : "ssv")
-        default:
+        case .failure(let failure):
+            return Self.reply(.failure(failure))
+        case nil:
             return unknownMethod(request)
         }
     }
@@ -344,13 +309,19 @@ package struct AccessibilityService {
     // MARK: Errors and names
 
     private func unknownMethod(_ request: Request) -> Reply {
-        .error(name: DBUS_ERROR_UNKNOWN_METHOD,
-               message: "\(request.interface.isEmpty ? "no interface" : request.interface) has no method \(request.member)(\(request.signature)) at \(request.path)")
+        Self.reply(.failure(.unknownMethod(request)))
     }
 
     private func wrongSignature(_ request: Request, expected: String) -> Reply {
-        .error(name: DBUS_ERROR_INVALID_ARGS,
-               message: "\(request.interface).\(request.member) takes (\(expected)), not (\(request.signature))")
+        Self.reply(.failure(.wrongSignature(request, expected: expected)))
+    }
+
+    /// Values, or the standard error.
+    private static func reply(_ result: Result<[DBusValue], DBusFailure>) -> Reply {
+        switch result {
+        case .success(let values): return .values(values)
+        case .failure(let failure): return .error(name: failure.name, message: failure.message)
+        }
     }
 
     /// The role's name as libatspi spells it ("push button").
@@ -366,26 +337,12 @@ package struct AccessibilityService {
 
     /// The child element names below `path` (for introspecting the paths between the objects).
     static func childNames(below path: String, in tree: AccessibleTree) -> [String] {
-        let prefix = path == "/" ? "/" : path + "/"
-        var names: [String] = []
-        for node in tree.ordered where node.path.hasPrefix(prefix) {
-            if let name = node.path.dropFirst(prefix.count).split(separator: "/").first.map(String.init), !names.contains(name) {
-                names.append(name)
-            }
-        }
-        return names
+        DBusIntrospection.childNames(below: path, among: tree.ordered.map(\.path))
     }
 
     /// Introspection XML: the node's interfaces (by name; their members are in at-spi2-core's xml/) and children.
     static func introspection(of node: AccessibleNode?, children: [String]) -> String {
-        var xml = "<!DOCTYPE node PUBLIC \"-//freedesktop//DTD D-BUS Object Introspection 1.0//EN\" "
-            + "\"http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd\">\n<node>\n"
-        if let node {
-            for interface in node.interfaces + [propertiesInterface, introspectableInterface, peerInterface] {
-                xml += "  <interface name=\"\(interface)\"/>\n"
-            }
-        }
-        for child in children { xml += "  <node name=\"\(child)\"/>\n" }
-        return xml + "</node>\n"
+        let names = node.map { $0.interfaces + [propertiesInterface, introspectableInterface, peerInterface] } ?? []
+        return DBusIntrospection.document(interfaces: names.map(DBusIntrospection.named), children: children)
     }
 }

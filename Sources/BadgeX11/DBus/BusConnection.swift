@@ -61,6 +61,8 @@ package final class BusConnection {
     private var generation = 0
     private var awaited: [UInt32: (deadline: Double, reply: ([DBusValue]?) -> Void)] = [:]
     private var listeners: [(DBusMessage) -> Void] = []
+    /// The objects the connection exports, by path (method calls to them go to their handler).
+    private var objects: [String: (DBusMessage) -> Void] = [:]
     private var readyHandlers: [(String) -> Void] = []
     private var lostHandlers: [(String) -> Void] = []
     private var matchRules: [String] = []
@@ -127,6 +129,26 @@ package final class BusConnection {
     /// Hands every incoming message that is not an awaited reply (signals, method calls) to `body`.
     package func listen(_ body: @escaping (DBusMessage) -> Void) {
         listeners.append(body)
+    }
+
+    /// Hands every method call to `path` to `handler` (listeners do not see them). Once a connection
+    /// exports an object, it answers calls to any other path itself, so that no caller waits for
+    /// nothing: `Introspect` lists the child nodes on the way to the objects (for `busctl tree` and
+    /// `gdbus introspect --recurse`), `Peer` answers, and anything else is `UnknownObject`.
+    package func export(_ path: String, _ handler: @escaping (DBusMessage) -> Void) {
+        objects[path] = handler
+    }
+
+    /// Stops handing the calls to `path` to its handler.
+    package func unexport(_ path: String) {
+        objects[path] = nil
+    }
+
+    /// Sends `reply` to `call`, unless the caller asked for no reply or more than `limit` bytes wait
+    /// to be written already (a bus that does not read: the caller's own call times out).
+    package func answer(_ call: DBusMessage, with reply: DBusMessage, limit: Int = BusConnection.outputLimit) {
+        guard !call.noReplyExpected, outgoingSize < limit else { return }
+        send(reply)
     }
 
     /// Asks the bus for the signals that match `rule`, now and after every reconnection.
@@ -404,6 +426,15 @@ package final class BusConnection {
            let entry = awaited.removeValue(forKey: serial) {
             entry.reply(message.kind == .error || message.bodyError != nil ? nil : message.body)
             return
+        }
+        if message.kind == .methodCall, !objects.isEmpty {
+            if let handler = objects[message.path ?? ""] { return handler(message) }
+            let reply: DBusMessage
+            switch DBusIntrospection.answerBetween(objects: objects.keys, DBusRequest(message)) {
+            case .success(let values): reply = .methodReturn(to: message, values: values)
+            case .failure(let failure): reply = .error(to: message, name: failure.name, text: failure.message)
+            }
+            return answer(message, with: reply)
         }
         for listener in listeners { listener(message) }
     }

@@ -49,6 +49,8 @@ public final class DesktopSession {
 
     private var members: [Member] = []
     private var busesStarted = false
+    /// Who waits for the buses to start (``whenBusesStarted(_:)``).
+    private var busWaiters: [(BusConnection?) -> Void] = []
     /// The one tooltip window every host shows its tooltips in, once the first host set up.
     package private(set) var tooltips: TooltipController?
     private var tooltipsTried = false
@@ -158,6 +160,11 @@ public final class DesktopSession {
     package func startBuses() {
         guard !busesStarted else { return }
         busesStarted = true
+        defer {
+            let waiters = busWaiters
+            busWaiters = []
+            for waiter in waiters { waiter(sessionBus) }
+        }
         guard let text = Environment.value("DBUS_SESSION_BUS_ADDRESS") else { return }
         let address: DBusAddress
         do {
@@ -172,6 +179,12 @@ public final class DesktopSession {
         portal.onChange = { [weak self] in self?.settingsChanged() }
         self.portal = portal
         for host in hosts { host.attachedLoop.map(add(to:)) }
+    }
+
+    /// Runs `body` with the session bus once the buses are started (after the first host's first
+    /// frame; now if they are): nil when there is none (no usable `DBUS_SESSION_BUS_ADDRESS`).
+    package func whenBusesStarted(_ body: @escaping (BusConnection?) -> Void) {
+        if busesStarted { body(sessionBus) } else { busWaiters.append(body) }
     }
 
     /// Adds the session's sources (the session bus, the accessibility bus) to `loop`, each once.

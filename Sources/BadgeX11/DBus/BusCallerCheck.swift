@@ -1,0 +1,85 @@
+import CDBusProtocol
+import Glibc
+
+/// Lets through only the method calls of this user's own connections: the bus is asked for each new
+/// caller's uid (`GetConnectionUnixUser`), once per unique name (a unique name is never reused on a
+/// bus), and calls from any other uid, or one the bus cannot vouch for, are refused with
+/// `AccessDenied`. A session bus normally lets only its user in; this holds when it does not (a
+/// bus configured for anonymous or other users' clients).
+///
+/// Calls wait for their caller's answer in order, without blocking; how many may wait is bounded
+/// (`LimitsExceeded` beyond). Not Sendable: event-loop thread only.
+package final class BusCallerCheck {
+    /// What becomes of a call.
+    package enum Decision: Equatable, Sendable {
+        /// Answer it.
+        case allowed
+        /// Refuse it with this error.
+        case refused(DBusFailure)
+    }
+
+    /// How many callers' answers are kept (all are forgotten when there are more).
+    package static let knownLimit = 512
+    /// How many callers may wait for the bus's answer, and how many calls each.
+    package static let waitingCallersLimit = 64, waitingCallsLimit = 64
+    private static let busName = "org.freedesktop.DBus", busPath = "/org/freedesktop/DBus"
+
+    /// Told what becomes of each call, in the order each caller sent them.
+    package var onDecision: (DBusMessage, Decision) -> Void = { _, _ in }
+
+    private let bus: BusConnection
+    private let uid: UInt32
+    /// Each caller's uid, nil where the bus did not say.
+    private var known: [String: UInt32?] = [:]
+    private var waiting: [String: [DBusMessage]] = [:]
+
+    /// Checks the callers on `bus` against `uid` (this process's, unless given).
+    package init(bus: BusConnection, uid: UInt32 = getuid()) {
+        self.bus = bus
+        self.uid = uid
+        bus.whenLost { [weak self] _ in
+            // A new connection may be to a new bus (names start over); the calls waiting went with the old one.
+            self?.known = [:]
+            self?.waiting = [:]
+        }
+    }
+
+    /// Decides on `call`: at once for a caller seen before, after the bus's answer for a new one.
+    package func admit(_ call: DBusMessage) {
+        guard let sender = call.sender, !sender.isEmpty else {
+            return onDecision(call, .refused(DBusFailure(DBUS_ERROR_ACCESS_DENIED, "calls without a sender are not accepted")))
+        }
+        if let uid = known[sender] { return onDecision(call, decision(sender, uid)) }
+        if waiting[sender] != nil {
+            guard waiting[sender, default: []].count < Self.waitingCallsLimit else {
+                return onDecision(call, .refused(DBusFailure(DBUS_ERROR_LIMITS_EXCEEDED, "too many calls from \(sender) wait for the bus to say who it is")))
+            }
+            waiting[sender, default: []].append(call)
+            return
+        }
+        guard waiting.count < Self.waitingCallersLimit else {
+            return onDecision(call, .refused(DBusFailure(DBUS_ERROR_LIMITS_EXCEEDED, "too many new callers at once")))
+        }
+        waiting[sender] = [call]
+        bus.call(Self.busName, path: Self.busPath, interface: Self.busName, member: "GetConnectionUnixUser",
+                 arguments: [.string(sender)]) { [weak self] values in
+            guard let self, let calls = self.waiting.removeValue(forKey: sender) else { return }
+            var answer: UInt32?
+            if case .uint32(let uid)? = values?.first { answer = uid }
+            if self.known.count >= Self.knownLimit { self.known = [:] }
+            self.known[sender] = .some(answer)
+            let decision = self.decision(sender, answer)
+            for call in calls { self.onDecision(call, decision) }
+        }
+    }
+
+    private func decision(_ sender: String, _ callerUID: UInt32?) -> Decision {
+        guard let callerUID else {
+            return .refused(DBusFailure(DBUS_ERROR_ACCESS_DENIED, "the bus does not say which user \(sender) is; only user \(uid) may call"))
+        }
+        guard callerUID == uid else {
+            return .refused(DBusFailure(DBUS_ERROR_ACCESS_DENIED, "user \(callerUID) may not call; only user \(uid) may"))
+        }
+        return .allowed
+    }
+}
