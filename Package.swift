@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "BadgeCore", targets: ["BadgeCore"]),
         .library(name: "BadgeDrawing", targets: ["BadgeDrawing"]),
+        .library(name: "BadgeIO", targets: ["BadgeIO"]),
         .library(name: "BadgeX11", targets: ["BadgeX11"]),
         .executable(name: "badge-demo", targets: ["BadgeDemo"]),
     ],
@@ -53,16 +54,19 @@ let package = Package(
         .target(name: "BadgeCore", linkerSettings: [.linkedLibrary("m")]),
         // The control protocol (command lines in, JSON events out): pure Swift, no C.
         .target(name: "BadgeControl", dependencies: ["BadgeCore"]),
+        // I/O without X: the poll() event loop, signals as descriptors, the D-Bus client (no libdbus),
+        // the control socket and its client, and the single-instance lock.
+        .target(name: "BadgeIO", dependencies: ["BadgeCore", "CGlibcExtras", "CDBusProtocol"]),
         // Drawing on any cairo context: badges, icons, toolbar; Pango for text, librsvg for icons.
         .target(
             name: "BadgeDrawing",
             dependencies: ["BadgeCore", "BadgeResources", "CCairo", "CPangoCairo", "CRsvg"]
         ),
         // The reusable X11 shell: connection, windows and their ICCCM/EWMH properties, input routing,
-        // tooltips, the window icon, the event loop and the toolbar host. It knows no application.
+        // tooltips, the window icon and the toolbar host, on BadgeIO's loop. It knows no application.
         .target(
             name: "BadgeX11",
-            dependencies: ["BadgeCore", "BadgeDrawing", "CXCB", "CXCBICCCM", "CXCBShm", "CXCBSync", "CCairo", "CXKBCommonX11", "CGlibcExtras", "CDBusProtocol", "CAtspi"]
+            dependencies: ["BadgeCore", "BadgeDrawing", "BadgeIO", "CXCB", "CXCBICCCM", "CXCBShm", "CXCBSync", "CCairo", "CXKBCommonX11", "CGlibcExtras", "CDBusProtocol", "CAtspi"]
         ),
         // Blocks SIGTERM, SIGINT and SIGHUP in the demo's ELF pre-initializer, before any library's
         // initializer or Swift code runs, so a signal at any moment after exec ends it cleanly.
@@ -71,7 +75,7 @@ let package = Package(
         // channel, the dock badge and the exit statuses. The product keeps its name, badge-demo.
         .executableTarget(
             name: "BadgeDemo",
-            dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeX11", "CDBusProtocol", "CGlibcExtras", "CEarlySignals"]
+            dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeIO", "BadgeX11", "CDBusProtocol", "CGlibcExtras", "CEarlySignals"]
         ),
 
         // `make bench`: the README's figures (the bare C baseline is Benchmarks/peers/c-badge-toolbar.c).

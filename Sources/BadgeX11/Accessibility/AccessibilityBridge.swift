@@ -3,7 +3,7 @@ import CAtspi
 import CDBusProtocol
 import Glibc
 
-/// The AT-SPI2 bridge: a connection to the accessibility bus (a ``BusConnection``), registered with the registry through `Socket.Embed`, answering screen
+/// The AT-SPI2 bridge: a connection to the accessibility bus (a `BusConnection`), registered with the registry through `Socket.Embed`, answering screen
 /// readers from the latest ``AccessibleTree`` and sending the events that differ from the previous
 /// one, only those some listener registered for.
 ///

@@ -5,7 +5,7 @@ import CDBusProtocol
 /// badge, the read-only properties `Buttons`, `Badges` and `Version`, the `BadgeChanged` signal, and
 /// the standard Properties, Introspectable and Peer interfaces of its object.
 ///
-/// Pure: a call comes in as a ``DBusRequest`` and leaves as a ``Reply`` (values, a standard error,
+/// Pure: a call comes in as a `DBusRequest` and leaves as a ``Reply`` (values, a standard error,
 /// or a change for the caller to make), answered from the toolbar's buttons; ``BadgeBusService``
 /// puts it on a bus.
 package struct BadgeBusInterface {

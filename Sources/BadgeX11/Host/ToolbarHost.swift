@@ -14,7 +14,7 @@ import Glibc
 ///   ``resize(width:height:)``, ``show()`` and ``hide()``; ``frame`` says where it is.
 ///
 /// Two ways to run it:
-/// - in BadgeKit's loop: ``run()``, or ``attach(to:)`` on an ``EventLoop`` beside the
+/// - in BadgeKit's loop: ``run()``, or ``attach(to:)`` on an `EventLoop` beside the
 ///   application's own sources;
 /// - in the caller's loop: hand each event of ``XConnection/nextEvent()`` to ``handle(_:)``, call
 ///   ``refresh()``, then sleep in the ``session``'s ``DesktopSession/wait(alsoWatching:timeout:)``
@@ -411,7 +411,7 @@ public final class ToolbarHost {
     }
 
     /// Runs the host in a loop of its own until the window is closed (``Event/closeRequested``, or
-    /// ``EventLoop/stop()`` on the loop passed to `onStart`) or detached. Throws when the
+    /// `EventLoop/stop()` on the loop passed to `onStart`) or detached. Throws when the
     /// connection is lost.
     public func run() throws(X11Error) {
         let loop = EventLoop()

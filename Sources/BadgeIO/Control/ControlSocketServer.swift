@@ -37,7 +37,7 @@ public enum ControlSocketError: Error, CustomStringConvertible, Equatable {
 /// The folder is created 0700 and checked with `lstat` (a symlink, another owner, or group or other
 /// permissions are refused); the socket is bound 0600 under umask 0177. Each accepted connection's
 /// uid is checked with `SO_PEERCRED`: only the instance's own uid is served. Each client has its own
-/// line reader (``Limits/maximumLineLength``), its own ``OutputQueue`` (``Limits/maximumOutput``),
+/// line reader (``Limits/maximumLineLength``), its own output queue (``Limits/maximumOutput``),
 /// and a deadline for a partial line (``Limits/partialLineTimeout``); there are at most
 /// ``Limits/maximumClients`` at once. Every descriptor is non-blocking and close-on-exec. The
 /// clients share one epoll descriptor, which is the loop's only source: with quiet clients and no

@@ -7,8 +7,8 @@ import Glibc
 ///
 /// Each turn runs every preparation (in the order added; one that reports more work makes the turn
 /// start again without sleeping), then sleeps until a source is ready or the earliest deadline
-/// passes, then hands each ready source its readiness. A ``ToolbarHost`` attaches itself with
-/// ``ToolbarHost/attach(to:)``; an application adds its own sources beside it.
+/// passes, then hands each ready source its readiness. BadgeX11's `ToolbarHost` attaches itself with
+/// `attach(to:)`; an application adds its own sources beside it.
 ///
 /// Not Sendable: it runs on the thread that owns the handles its sources use.
 public final class EventLoop {
@@ -32,6 +32,13 @@ public final class EventLoop {
         public var writable: Bool
         /// The descriptor hung up or failed (POLLHUP, POLLERR, POLLNVAL).
         public var failed: Bool
+
+        /// Creates a readiness (for a loop of your own that services BadgeKit's sources).
+        public init(readable: Bool, writable: Bool, failed: Bool) {
+            self.readable = readable
+            self.writable = writable
+            self.failed = failed
+        }
     }
 
     /// A descriptor to watch, by name ("x11", "control-input").
@@ -147,7 +154,7 @@ public final class EventLoop {
         let ready = poll(&pollSet, nfds_t(pollSet.count), timeout)
         if ready < 0 {
             if errno == EINTR { return }
-            throw X11Error.unavailable("the event loop", reason: "poll failed: \(String(cString: strerror(errno)))")
+            throw SystemError("the event loop", reason: "poll failed: \(String(cString: strerror(errno)))")
         }
         guard ready > 0 else { return }
         for (slot, index) in polled.enumerated() where pollSet[slot].revents != 0 {

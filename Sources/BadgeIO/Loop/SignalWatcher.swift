@@ -17,17 +17,17 @@ public final class SignalWatcher {
     private let descriptor: Int32
 
     /// Blocks `signals` for this thread and watches them. Throws when the kernel refuses.
-    public init(signals: [Int32]) throws(X11Error) {
+    public init(signals: [Int32]) throws(SystemError) {
         self.signals = signals
         var set = sigset_t()
         sigemptyset(&set)
         for signal in signals { sigaddset(&set, signal) }
         guard pthread_sigmask(SIG_BLOCK, &set, nil) == 0 else {
-            throw .unavailable("signal handling", reason: "cannot block the signals: \(String(cString: strerror(errno)))")
+            throw SystemError("signal handling", reason: "cannot block the signals: \(String(cString: strerror(errno)))")
         }
         let fd = signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
         guard fd >= 0 else {
-            throw .unavailable("signal handling", reason: "signalfd failed: \(String(cString: strerror(errno)))")
+            throw SystemError("signal handling", reason: "signalfd failed: \(String(cString: strerror(errno)))")
         }
         descriptor = fd
     }
