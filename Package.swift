@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "BadgeDrawing", targets: ["BadgeDrawing"]),
         .library(name: "BadgeIO", targets: ["BadgeIO"]),
         .library(name: "BadgeX11", targets: ["BadgeX11"]),
+        .library(name: "BadgeSources", targets: ["BadgeSources"]),
         .executable(name: "badge-demo", targets: ["BadgeDemo"]),
     ],
     targets: [
@@ -57,6 +58,10 @@ let package = Package(
         // I/O without X: the poll() event loop, signals as descriptors, the D-Bus client (no libdbus),
         // the control socket and its client, and the single-instance lock.
         .target(name: "BadgeIO", dependencies: ["BadgeCore", "CGlibcExtras", "CDBusProtocol"]),
+        // Where counts come from, without X: Maildir folders (inotify), a command's output, notmuch
+        // queries, the notification daemon and other applications' launcher counts (D-Bus, through
+        // BadgeIO). Sources are polled through their descriptors and deadlines by any event loop.
+        .target(name: "BadgeSources", dependencies: ["BadgeCore", "BadgeControl", "BadgeIO", "CGlibcExtras"]),
         // Drawing on any cairo context: badges, icons, toolbar; Pango for text, librsvg for icons.
         .target(
             name: "BadgeDrawing",
@@ -98,6 +103,6 @@ let package = Package(
         ),
         .testTarget(name: "BadgeX11Tests", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "CXCB", "XvfbHarness", "TestSupport"]),
         .testTarget(name: "BadgeDemoTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeX11", "BadgeDemo", "CEarlySignals", "XvfbHarness"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "XvfbHarness"], exclude: ["Fixtures"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeSources", "XvfbHarness"], exclude: ["Fixtures"]),
     ]
 )

@@ -91,3 +91,26 @@ package indirect enum DBusValue: Hashable, Sendable {
         }
     }
 }
+
+extension DBusValue {
+    /// The boolean, through variants; nil for anything else.
+    package var boolValue: Bool? {
+        switch self {
+        case .bool(let flag): return flag
+        case .variant(let inner): return inner.boolValue
+        default: return nil
+        }
+    }
+
+    /// The entries of an `a{sv}` (or any string-keyed dictionary), values unwrapped from their
+    /// variants; nil for anything else.
+    package var stringKeyedEntries: [String: DBusValue]? {
+        guard case .array(let element, let items) = self, element.hasPrefix("{s") else { return nil }
+        var entries: [String: DBusValue] = [:]
+        for item in items {
+            guard case .dictEntry(let key, let value) = item, let name = key.stringValue else { continue }
+            if case .variant(let inner) = value { entries[name] = inner } else { entries[name] = value }
+        }
+        return entries
+    }
+}

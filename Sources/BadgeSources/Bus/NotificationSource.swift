@@ -1,0 +1,291 @@
+import BadgeCore
+import BadgeIO
+
+/// The notifications waiting for the user in the notification daemon: displayed plus waiting, not
+/// the history.
+///
+/// Two drivers, chosen by asking the daemon who it is (`GetServerInformation`):
+/// - **dunst**: its own count (`displayedLength` + `waitingLength` of `org.dunstproject.cmd0`) and
+///   its `paused` state as Do Not Disturb. dunst 1.9 announces only `paused` with
+///   PropertiesChanged, so the count is read again whenever notification traffic passes: a
+///   `Notify` answered, a `CloseNotification`, a `NotificationClosed`, a `dunstctl` command.
+/// - **any other daemon**: the notifications shown since the source started, followed through a
+///   monitor connection (`BecomeMonitor`): each `Notify` paired with its reply's id, a
+///   `replaces_id` that is still shown counted as no change, `NotificationClosed` removing the id.
+///
+/// With ``applications``, only notifications whose `desktop-entry` hint (or application name)
+/// is one of them count; with dunst that uses the monitor's count too. Idle, with no bus traffic:
+/// no deadline, no wakeups. Not Sendable: the loop's thread only.
+public final class NotificationSource: BadgeSource {
+    /// The daemon's well-known name.
+    static let daemonName = "org.freedesktop.Notifications"
+    static let daemonPath = "/org/freedesktop/Notifications"
+    static let dunstInterface = "org.dunstproject.cmd0"
+
+    /// The applications counted (desktop ids or application names); empty: all.
+    public let applications: [String]
+    /// What the source says now.
+    public private(set) var reading: SourceReading
+    /// Called with each new reading.
+    public var onChange: ((SourceReading) -> Void)?
+    /// The daemon's Do Not Disturb (dunst's `paused`); false for daemons that do not say.
+    public private(set) var doNotDisturb = false
+    /// Called when ``doNotDisturb`` changes.
+    public var onDoNotDisturbChange: ((Bool) -> Void)?
+    /// The daemon's name ("dunst", "Notification Daemon"), once known; nil while none is on the bus.
+    public private(set) var serverName: String?
+
+    private let address: String
+    private let query: BusSourceConnection
+    private var monitor: BusSourceConnection?
+    private var started = false
+    /// The daemon's unique name on the bus.
+    private var owner: String?
+    /// Shown notification ids (the monitor's count), and calls to Notify waiting for their reply:
+    /// by (caller, serial), whether it counts and the id it replaces.
+    private var shown = Set<UInt32>()
+    private var pendingNotify: [String: (counts: Bool, replaces: UInt32)] = [:]
+    private var dunstCount: Int?
+    private var queryInFlight = false
+    private var queryAgain = false
+
+    /// Follows the daemon on the bus at `busAddress` (the session bus); `applications` limits the
+    /// count to those applications.
+    /// - Throws: ``SourceSetupError`` for an unusable address.
+    public init(busAddress: String, applications: [String] = []) throws(SourceSetupError) {
+        address = busAddress
+        self.applications = applications
+        query = try BusSourceConnection(address: busAddress, label: "the session bus (notifications)")
+        reading = SourceReading(content: nil, description: "notifications")
+    }
+
+    public func start() {
+        guard !started else { return }
+        started = true
+        let bus = query.bus
+        bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.daemonName)'")
+        bus.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='\(Self.daemonPath)'")
+        bus.listen { [weak self] message in self?.receive(message) }
+        bus.whenReady { [weak self] _ in self?.findDaemon() }
+        bus.whenLost { [weak self] reason in self?.fail("the session bus is away (\(reason))") }
+        publish(SourceReading(content: nil, description: "notifications: looking for the notification daemon"))
+    }
+
+    public var descriptors: [Int32] {
+        guard started else { return [] }
+        return query.descriptors + (monitor?.descriptors ?? [])
+    }
+
+    public func handle(readable descriptor: Int32) {
+        if query.descriptors.contains(descriptor) { query.handleReadable() }
+        if let monitor, monitor.descriptors.contains(descriptor) { monitor.handleReadable() }
+    }
+
+    public var timeUntilDue: Double? {
+        guard started else { return nil }
+        let times = [query.timeUntilDue, monitor?.timeUntilDue].compactMap { $0 }
+        return times.min()
+    }
+
+    public func handleDeadline() {
+        query.handleDeadline()
+        monitor?.handleDeadline()
+    }
+
+    public func refresh() {
+        if usesDunstCount { readDunst() } else { findDaemon() }
+    }
+
+    public func stop() {
+        started = false
+        monitor?.close()
+        monitor = nil
+        query.close()
+    }
+
+    // MARK: The daemon
+
+    private var usesDunstCount: Bool { serverName == "dunst" && applications.isEmpty }
+
+    private func findDaemon() {
+        query.bus.call("org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                       member: "GetNameOwner", arguments: [.string(Self.daemonName)]) { [weak self] values in
+            guard let self else { return }
+            guard let name = values?.first?.stringValue else { return self.noDaemon() }
+            self.owner = name
+            self.query.bus.call(name, path: Self.daemonPath, interface: Self.daemonName, member: "GetServerInformation") { [weak self] info in
+                guard let self, self.owner == name else { return }
+                self.serverName = info?.first?.stringValue ?? "an unnamed daemon"
+                self.watchTraffic(of: name)
+                if self.usesDunstCount { self.readDunst() } else { self.publishShown() }
+                self.readPaused()
+            }
+        }
+    }
+
+    private func noDaemon() {
+        owner = nil
+        serverName = nil
+        monitor?.close()
+        monitor = nil
+        shown.removeAll()
+        pendingNotify.removeAll()
+        setDoNotDisturb(false)
+        var none = SourceReading(content: reading.content, description: "notifications", updated: reading.updated,
+                                 error: "no notification daemon on the session bus", isStale: true)
+        if reading.content == nil { none.content = nil }
+        publish(none)
+    }
+
+    private func fail(_ error: String) {
+        var stale = reading
+        stale.error = error
+        stale.isStale = true
+        publish(stale)
+    }
+
+    private func readDunst() {
+        guard let owner else { return }
+        if queryInFlight {
+            queryAgain = true
+            return
+        }
+        queryInFlight = true
+        query.bus.call(owner, path: Self.daemonPath, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
+                       arguments: [.string(Self.dunstInterface)]) { [weak self] values in
+            guard let self else { return }
+            self.queryInFlight = false
+            if let entries = values?.first?.stringKeyedEntries {
+                let displayed = entries["displayedLength"]?.integerValue ?? 0
+                let waiting = entries["waitingLength"]?.integerValue ?? 0
+                self.dunstCount = Int(clamping: max(0, displayed) + max(0, waiting))
+                if let paused = entries["paused"]?.boolValue { self.setDoNotDisturb(paused) }
+                self.publish(SourceReading(content: .count(self.dunstCount ?? 0), description: self.describe(),
+                                           updated: SourceClock.realtime))
+            } else {
+                self.fail("dunst did not answer with its counts")
+            }
+            if self.queryAgain {
+                self.queryAgain = false
+                self.readDunst()
+            }
+        }
+    }
+
+    private func readPaused() {
+        guard let owner, serverName == "dunst" else { return }
+        query.bus.call(owner, path: Self.daemonPath, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                       arguments: [.string(Self.dunstInterface), .string("paused")]) { [weak self] values in
+            if let paused = values?.first?.boolValue { self?.setDoNotDisturb(paused) }
+        }
+    }
+
+    private func setDoNotDisturb(_ on: Bool) {
+        guard on != doNotDisturb else { return }
+        doNotDisturb = on
+        onDoNotDisturbChange?(on)
+        if serverName != nil { publish(SourceReading(content: reading.content, description: describe(), updated: reading.updated)) }
+    }
+
+    private func describe() -> String {
+        let daemon = serverName ?? "the notification daemon"
+        let which = applications.isEmpty ? "notifications" : "notifications of \(applications.joined(separator: ", "))"
+        let since = usesDunstCount ? "" : " since the badge started"
+        return "\(which) in \(daemon)\(since)\(doNotDisturb ? " (do not disturb)" : "")"
+    }
+
+    private func receive(_ message: DBusMessage) {
+        if message.isSignal("org.freedesktop.DBus", "NameOwnerChanged") {
+            guard message.body.count == 3 else { return }
+            if let new = message.body[2].stringValue, !new.isEmpty { findDaemon() } else { noDaemon() }
+        } else if message.isSignal("org.freedesktop.DBus.Properties", "PropertiesChanged"), message.sender == owner,
+                  message.body.first?.stringValue == Self.dunstInterface,
+                  let changed = message.body.count > 1 ? message.body[1].stringKeyedEntries : nil {
+            if let paused = changed["paused"]?.boolValue { setDoNotDisturb(paused) }
+            if changed["displayedLength"] != nil || changed["waitingLength"] != nil, usesDunstCount { readDunst() }
+        }
+    }
+
+    // MARK: The traffic (a monitor connection)
+
+    /// Watches the daemon's traffic on a monitor connection of its own (a monitor may send nothing,
+    /// so it cannot be the connection that asks questions). Made again for a new daemon.
+    private func watchTraffic(of daemon: String) {
+        monitor?.close()
+        shown.removeAll()
+        pendingNotify.removeAll()
+        guard let connection = try? BusSourceConnection(address: address, label: "the session bus (notification monitor)") else { return }
+        monitor = connection
+        let rules = [
+            "type='method_call',interface='\(Self.daemonName)',member='Notify'",
+            "type='method_call',interface='\(Self.daemonName)',member='CloseNotification'",
+            "type='method_call',interface='\(Self.dunstInterface)'",
+            "type='method_return',sender='\(daemon)'",
+            "type='signal',interface='\(Self.daemonName)',member='NotificationClosed'",
+        ]
+        connection.bus.whenReady { [weak connection] _ in
+            var become = DBusMessage.call("org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                          interface: "org.freedesktop.DBus.Monitoring", member: "BecomeMonitor",
+                                          arguments: [.array(element: "s", rules.map { .string($0) }), .uint32(0)])
+            become.flags |= DBusMessage.noReplyExpectedFlag
+            connection?.bus.send(become)
+        }
+        connection.bus.listen { [weak self] message in self?.observe(message, daemon: daemon) }
+    }
+
+    private func observe(_ message: DBusMessage, daemon: String) {
+        switch message.kind {
+        case .methodCall where message.interface == Self.daemonName && message.member == "Notify":
+            guard let caller = message.sender else { return }
+            let replaces = message.body.count > 1 ? UInt32(clamping: message.body[1].integerValue ?? 0) : 0
+            pendingNotify["\(caller) \(message.serial)"] = (counts(message), replaces)
+        case .methodReturn where message.sender == daemon:
+            // Our own questions' answers (dunst's counts) are not traffic.
+            guard message.destination != query.bus.uniqueName else { return }
+            if let caller = message.destination, let serial = message.replySerial,
+               let call = pendingNotify.removeValue(forKey: "\(caller) \(serial)"),
+               let id = message.body.first?.integerValue.map({ UInt32(clamping: $0) }) {
+                if call.replaces != 0, shown.contains(call.replaces) {
+                    shown.remove(call.replaces)  // replaced: the same notification, no change in count
+                    shown.insert(id)
+                } else if call.counts {
+                    shown.insert(id)
+                }
+            }
+            trafficPassed()
+        case .signal where message.member == "NotificationClosed":
+            if let id = message.body.first?.integerValue { shown.remove(UInt32(clamping: id)) }
+            trafficPassed()
+        case .methodCall:
+            trafficPassed()  // CloseNotification, a dunstctl command: the count is read once answered
+        default:
+            break
+        }
+        if pendingNotify.count > 1024 { pendingNotify.removeAll() }  // callers that never got an answer
+    }
+
+    private func trafficPassed() {
+        if usesDunstCount { readDunst() } else { publishShown() }
+    }
+
+    private func publishShown() {
+        guard serverName != nil else { return }
+        publish(SourceReading(content: .count(shown.count), description: describe(), updated: SourceClock.realtime))
+    }
+
+    /// Whether a Notify call counts: every one, or those of ``applications`` (by the
+    /// `desktop-entry` hint, else the application name).
+    private func counts(_ call: DBusMessage) -> Bool {
+        guard !applications.isEmpty else { return true }
+        let name = call.body.first?.stringValue ?? ""
+        let hints = call.body.count > 6 ? call.body[6].stringKeyedEntries : nil
+        let entry = hints?["desktop-entry"]?.stringValue ?? ""
+        return applications.contains { $0 == entry || $0 == name || $0 == entry + ".desktop" }
+    }
+
+    private func publish(_ new: SourceReading) {
+        guard new != reading else { return }
+        reading = new
+        onChange?(new)
+    }
+}

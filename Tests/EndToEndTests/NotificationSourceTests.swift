@@ -1,0 +1,126 @@
+import BadgeCore
+import BadgeSources
+import Glibc
+import Testing
+import XvfbHarness
+
+/// The notification source against real daemons nobody here wrote: dunst (driven by notify-send
+/// and dunstctl) and GNOME's notification-daemon (the generic driver, through a bus monitor).
+@Suite("E2E: notification source", .endToEnd(minutes: 2))
+struct NotificationSourceTests {
+    /// Turns `source` until `condition` holds (true) or `timeout` passes (false), as an event loop
+    /// would: poll on its descriptors, its deadline as the timeout.
+    static func drive(_ source: any BadgeSource, timeout: Double = 10, until condition: () -> Bool) -> Bool {
+        let deadline = Deadline(seconds: timeout)
+        while !condition() {
+            if deadline.hasPassed { return false }
+            var set = source.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let wait = min(Double(deadline.remainingMilliseconds) / 1000, source.timeUntilDue ?? 1)
+            _ = poll(&set, nfds_t(set.count), Int32((max(0, wait) * 1000).rounded(.up)))
+            for entry in set where entry.revents != 0 { source.handle(readable: entry.fd) }
+            if let due = source.timeUntilDue, due <= 0 { source.handleDeadline() }
+        }
+        return true
+    }
+
+    /// Runs a client (notify-send, dunstctl, gdbus) on the test bus; its first output line.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String], bus: SessionBus) throws -> String? {
+        let child = try ChildProcess(executable: tool, arguments: arguments,
+                                     environment: .inherited(adding: ["DBUS_SESSION_BUS_ADDRESS": bus.address]))
+        let line = try child.readLine(timeout: 10)
+        #expect(child.waitForExit(timeout: 10) == .exited(0), "\(tool) \(arguments): \(child.stderrText)")
+        return line
+    }
+
+    static func count(_ source: NotificationSource) -> Int? {
+        if case .count(let n)? = source.reading.content { return n }
+        return nil
+    }
+
+    @Test("dunst: the count follows notify-send, replacements, dunstctl close, close-all and pause (Do Not Disturb)")
+    func dunst() throws {
+        guard findOnPath("dunst") != nil, findOnPath("notify-send") != nil else { return }
+        let bus = try SessionBus()
+        let server = try XvfbServer.start(width: 640, height: 480)
+        defer { server.stop() }
+        let daemon = try ChildProcess(executable: "dunst", arguments: [],
+                                      environment: .inherited(adding: ["DISPLAY": server.display, "DBUS_SESSION_BUS_ADDRESS": bus.address]))
+        defer { daemon.kill(SIGKILL); daemon.waitForExit(timeout: 5) }
+        try bus.waitForOwner(of: "org.freedesktop.Notifications")
+        let source = try NotificationSource(busAddress: bus.address)
+        var readings: [SourceReading] = []
+        source.onChange = { readings.append($0) }
+        source.start()
+        #expect(readings.first?.content == nil, "a first reading at once, before any answer")
+        #expect(Self.drive(source) { Self.count(source) == 0 }, "\(source.reading)")
+        #expect(source.serverName == "dunst" && source.reading.description.contains("dunst"))
+        var ids: [String] = []
+        for n in 1...3 {
+            ids.append(try Self.run("notify-send", ["-u", "critical", "-p", "message \(n)"], bus: bus) ?? "")
+            #expect(Self.drive(source) { Self.count(source) == n }, "after \(n) notifications: \(source.reading)")
+        }
+        // A replaced notification is the same notification.
+        try Self.run("notify-send", ["-u", "critical", "-r", ids[0], "message 1, again"], bus: bus)
+        #expect(!Self.drive(source, timeout: 0.5) { Self.count(source) != 3 }, "a replacement never counts twice")
+        try Self.run("dunstctl", ["close"], bus: bus)
+        #expect(Self.drive(source) { Self.count(source) == 2 }, "\(source.reading)")
+        // Do Not Disturb: dunst holds new notifications back; they still wait for the user.
+        try Self.run("dunstctl", ["set-paused", "true"], bus: bus)
+        #expect(Self.drive(source) { source.doNotDisturb }, "paused is Do Not Disturb")
+        #expect(source.reading.description.contains("do not disturb"))
+        try Self.run("notify-send", ["-u", "critical", "while paused"], bus: bus)
+        #expect(Self.drive(source) { Self.count(source) == 3 }, "waiting counts: \(source.reading)")
+        try Self.run("dunstctl", ["set-paused", "false"], bus: bus)
+        #expect(Self.drive(source) { !source.doNotDisturb })
+        try Self.run("dunstctl", ["close-all"], bus: bus)
+        #expect(Self.drive(source) { Self.count(source) == 0 }, "\(source.reading)")
+        // Idle: nothing due, nothing to read.
+        #expect(Self.drive(source, timeout: 0.3) { false } == false)
+        #expect(source.timeUntilDue == nil, "no deadline while idle")
+        var set = source.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        #expect(poll(&set, nfds_t(set.count), 1000) == 0, "no traffic, no wakeup")
+        // The daemon goes: the count is not trusted any more.
+        daemon.kill(SIGTERM)
+        #expect(daemon.waitForExit(timeout: 10) != nil)
+        #expect(Self.drive(source) { source.reading.isStale }, "\(source.reading)")
+        #expect(source.reading.error?.contains("no notification daemon") == true)
+        source.stop()
+    }
+
+    @Test("Another daemon (notification-daemon): notifications paired with their ids, replacements and closes exact")
+    func genericDaemon() throws {
+        let path = "/usr/lib/notification-daemon/notification-daemon"
+        guard access(path, X_OK) == 0, findOnPath("notify-send") != nil, findOnPath("gdbus") != nil else { return }
+        let bus = try SessionBus()
+        let server = try XvfbServer.start(width: 640, height: 480)
+        defer { server.stop() }
+        let daemon = try ChildProcess(executable: path, arguments: ["--replace"],
+                                      environment: .inherited(adding: ["DISPLAY": server.display, "DBUS_SESSION_BUS_ADDRESS": bus.address]))
+        defer { daemon.kill(SIGKILL); daemon.waitForExit(timeout: 5) }
+        try bus.waitForOwner(of: "org.freedesktop.Notifications")
+        let source = try NotificationSource(busAddress: bus.address)
+        source.start()
+        #expect(Self.drive(source) { Self.count(source) == 0 && source.serverName != nil }, "\(source.reading)")
+        #expect(source.serverName != "dunst" && source.reading.description.contains("since the badge started"))
+        // The monitor needs a moment to be in place: the first notification is sent until counted.
+        var ids: [String] = []
+        let deadline = Deadline(seconds: 10)
+        while Self.count(source) == 0, !deadline.hasPassed {
+            ids = [try Self.run("notify-send", ["-u", "critical", "-p", "first"], bus: bus) ?? ""]
+            _ = Self.drive(source, timeout: 0.5) { Self.count(source) == 1 }
+        }
+        try #require(Self.count(source) == 1, "\(source.reading)")
+        let closeFirstExtra = ids.count  // earlier attempts that were not seen stay shown, uncounted
+        ids.append(try Self.run("notify-send", ["-u", "critical", "-p", "second"], bus: bus) ?? "")
+        #expect(Self.drive(source) { Self.count(source) == 2 }, "\(source.reading)")
+        try Self.run("notify-send", ["-u", "critical", "-r", ids[closeFirstExtra], "second, replaced"], bus: bus)
+        #expect(!Self.drive(source, timeout: 0.5) { Self.count(source) != 2 }, "a replacement is no new notification")
+        try Self.run("gdbus", ["call", "--address", bus.address, "--dest", "org.freedesktop.Notifications",
+                               "--object-path", "/org/freedesktop/Notifications", "--method",
+                               "org.freedesktop.Notifications.CloseNotification", ids[closeFirstExtra]], bus: bus)
+        #expect(Self.drive(source) { Self.count(source) == 1 }, "\(source.reading)")
+        #expect(!source.doNotDisturb)
+        source.stop()
+    }
+}
