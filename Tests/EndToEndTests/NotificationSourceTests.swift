@@ -124,3 +124,72 @@ struct NotificationSourceTests {
         source.stop()
     }
 }
+
+/// The badge hub's source: another application's LauncherEntry broadcasts, from a long-lived
+/// sender written with python3-dbus (not ours).
+@Suite("E2E: launcher count source", .endToEnd(minutes: 1))
+struct LauncherEntrySourceTests {
+    static let sender = #"""
+    import sys, dbus, dbus.service
+    from dbus.mainloop.glib import DBusGMainLoop
+    from gi.repository import GLib
+    DBusGMainLoop(set_as_default=True)
+    bus = dbus.bus.BusConnection(sys.argv[1])
+    uri = "application://" + sys.argv[2] + ".desktop"
+    class Entry(dbus.service.Object):
+        @dbus.service.signal("com.canonical.Unity.LauncherEntry", signature="sa{sv}")
+        def Update(self, app, props): pass
+    entry = Entry(bus, "/com/canonical/unity/launcherentry/test")
+    def line(source, condition):
+        text = sys.stdin.readline()
+        if not text:
+            loop.quit(); return False
+        words = text.split()
+        props = {}
+        if words[0] == "count": props = {"count": dbus.Int64(int(words[1])), "count-visible": dbus.Boolean(True)}
+        elif words[0] == "hide": props = {"count-visible": dbus.Boolean(False)}
+        elif words[0] == "urgent": props = {"urgent": dbus.Boolean(words[1] == "1")}
+        elif words[0] == "other": entry.Update("application://someone.else.desktop", {"count": dbus.Int64(99), "count-visible": dbus.Boolean(True)}); print("sent", flush=True); return True
+        entry.Update(uri, props)
+        print("sent", flush=True)
+        return True
+    GLib.io_add_watch(sys.stdin, GLib.IO_IN | GLib.IO_HUP, line)
+    print("ready", flush=True)
+    loop = GLib.MainLoop(); loop.run()
+    """#
+
+    @Test("Follows a count, its visibility and urgency for one desktop id; dropped when the sender leaves the bus")
+    func followsAndDrops() throws {
+        let bus = try SessionBus()
+        let source = try LauncherEntrySource(desktopID: "org.example.Chat.desktop", busAddress: bus.address, displayName: "Chat")
+        #expect(source.applicationURI == "application://org.example.Chat.desktop")
+        source.start()
+        #expect(source.reading.content == nil && source.reading.description.contains("waiting for org.example.Chat"))
+        // Ready once the source's connection is greeted and its match rules are in.
+        #expect(NotificationSourceTests.drive(source, timeout: 5) { source.timeUntilDue == nil })
+        let app = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", Self.sender, bus.address, "org.example.Chat"])
+        defer { app.kill(SIGKILL); app.waitForExit(timeout: 5) }
+        #expect(try app.readLine(timeout: 10) == "ready", "\(app.stderrText)")
+        func send(_ line: String) throws {
+            try app.writeLine(line)
+            #expect(try app.readLine(timeout: 10) == "sent")
+        }
+        try send("count 7")
+        #expect(NotificationSourceTests.drive(source) { source.reading.content == .count(7) }, "\(source.reading)")
+        try send("other")
+        try send("count 12")
+        #expect(NotificationSourceTests.drive(source) { source.reading.content == .count(12) }, "another app's count is not ours")
+        try send("hide")
+        #expect(NotificationSourceTests.drive(source) { source.reading.content == BadgeContent.none })
+        try send("urgent 1")
+        #expect(NotificationSourceTests.drive(source) { source.reading.content == .dot }, "urgency without a visible count is a dot")
+        try send("count 3")
+        #expect(NotificationSourceTests.drive(source) { source.reading.content == .count(3) })
+        // The application quits: no ghost count.
+        app.closeStdin()
+        #expect(app.waitForExit(timeout: 10) == .exited(0))
+        #expect(NotificationSourceTests.drive(source) { source.reading.content == BadgeContent.none }, "\(source.reading)")
+        #expect(source.reading.description.contains("left the bus"))
+        source.stop()
+    }
+}

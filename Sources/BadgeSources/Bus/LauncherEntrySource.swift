@@ -101,7 +101,7 @@ public final class LauncherEntrySource: BadgeSource {
             count = 0
             countVisible = false
             urgent = false
-            publish(SourceReading(content: .none, description: "\(displayName) (launcher count): \(desktopID) left the bus",
+            publish(SourceReading(content: BadgeContent.none, description: "\(displayName) (launcher count): \(desktopID) left the bus",
                                   updated: SourceClock.realtime))
         }
     }
