@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "BadgeCore", targets: ["BadgeCore"]),
         .library(name: "BadgeDrawing", targets: ["BadgeDrawing"]),
         .library(name: "BadgeX11", targets: ["BadgeX11"]),
+        .library(name: "BadgeSources", targets: ["BadgeSources"]),
         .executable(name: "badge-demo", targets: ["BadgeDemo"]),
     ],
     targets: [
@@ -53,6 +54,9 @@ let package = Package(
         .target(name: "BadgeCore", linkerSettings: [.linkedLibrary("m")]),
         // The control protocol (command lines in, JSON events out): pure Swift, no C.
         .target(name: "BadgeControl", dependencies: ["BadgeCore"]),
+        // Where counts come from, without X: Maildir folders (inotify), a command's output, notmuch
+        // queries. Sources are polled through their descriptors and deadlines by any event loop.
+        .target(name: "BadgeSources", dependencies: ["BadgeCore", "BadgeControl", "CGlibcExtras"]),
         // Drawing on any cairo context: badges, icons, toolbar; Pango for text, librsvg for icons.
         .target(
             name: "BadgeDrawing",
@@ -87,6 +91,7 @@ let package = Package(
 
         .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
         .testTarget(name: "BadgeControlTests", dependencies: ["BadgeControl"]),
+        .testTarget(name: "BadgeSourcesTests", dependencies: ["BadgeCore", "BadgeSources", "CGlibcExtras"]),
         .testTarget(
             name: "BadgeDrawingTests",
             dependencies: ["BadgeCore", "BadgeDrawing", "BadgeResources", "CCairo", "XvfbHarness", "TestSupport"],

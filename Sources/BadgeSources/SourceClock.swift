@@ -1,0 +1,15 @@
+import Glibc
+
+/// The two clocks sources use: monotonic for deadlines, real time for ``SourceReading/updated``.
+package enum SourceClock {
+    /// CLOCK_MONOTONIC in seconds: for intervals and deadlines (never jumps).
+    package static var monotonic: Double { read(CLOCK_MONOTONIC) }
+    /// CLOCK_REALTIME in seconds since 1970: for the time shown to people.
+    package static var realtime: Double { read(CLOCK_REALTIME) }
+
+    private static func read(_ clock: clockid_t) -> Double {
+        var time = timespec()
+        clock_gettime(clock, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
