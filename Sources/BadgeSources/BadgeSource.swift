@@ -8,7 +8,8 @@
 public protocol BadgeSource: AnyObject {
     /// What the source says now.
     var reading: SourceReading { get }
-    /// Called on the loop's thread whenever ``reading`` changes (not for readings equal to the last).
+    /// Called on the loop's thread whenever ``reading`` changes, the first reading taken by ``start()``
+    /// included (never for a reading equal to the last).
     var onChange: ((SourceReading) -> Void)? { get set }
     /// Takes the first reading right away, before any event (a command is started), and sets up
     /// the watches. Calling it again while started does nothing.

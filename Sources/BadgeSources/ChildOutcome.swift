@@ -30,17 +30,16 @@ package struct ChildOutcome: Equatable, Sendable {
         guard let line = text.split(whereSeparator: \.isNewline).last(where: { !$0.allSatisfy(\.isWhitespace) }) else {
             return nil
         }
-        let trimmed = line.trimmingCharacters(in: " \t")
+        let trimmed = line.trimmingWhitespace()
         return trimmed.count > 200 ? String(trimmed.prefix(200)) + "…" : trimmed
     }
 }
 
-extension Substring {
-    /// The text without `characters` at either end.
-    func trimmingCharacters(in characters: String) -> String {
-        let set = Set(characters)
-        guard let first = firstIndex(where: { !set.contains($0) }),
-              let last = lastIndex(where: { !set.contains($0) }) else { return "" }
+extension StringProtocol {
+    /// The text without white space (spaces, tabs, line ends) at either end.
+    package func trimmingWhitespace() -> String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }),
+              let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
         return String(self[first...last])
     }
 }

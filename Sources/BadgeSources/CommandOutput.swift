@@ -12,7 +12,7 @@ package struct CommandOutput: Equatable, Sendable {
     /// Reads `bytes`; the reason when they mean nothing (quoted, shortened).
     package static func parse(_ bytes: [UInt8]) -> Result<CommandOutput, CommandOutputError> {
         let text = String(decoding: bytes, as: UTF8.self)
-        let trimmed = Substring(text).trimmingCharacters(in: " \t\r\n")
+        let trimmed = text.trimmingWhitespace()
         if trimmed.isEmpty { return .success(CommandOutput(content: .none)) }
         if trimmed.allSatisfy(\.isASCII), let number = Int(trimmed.hasPrefix("+") ? String(trimmed.dropFirst()) : trimmed) {
             guard number >= 0 else { return .failure(CommandOutputError(output: trimmed, reason: "a count cannot be negative")) }

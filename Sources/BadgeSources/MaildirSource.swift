@@ -45,6 +45,9 @@ public final class MaildirSource: BadgeSource {
     private var counts: [MaildirFolderCount] = []
     private var patternProblems: [String] = []
     private var started = false
+    /// How many times the folders were worked out and read from scratch (start, refresh, overflow,
+    /// a folder replaced), for tests.
+    package private(set) var rebuildCount = 0
 
     /// Everything a watched folder reports that matters here.
     private static let mask = UInt32(bitPattern: IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO
@@ -66,7 +69,7 @@ public final class MaildirSource: BadgeSource {
         self.paths = paths
         self.folders = folders
         self.newOnly = newOnly
-        var shown = paths.map { FilePaths.abbreviatingHome(FilePaths.expandingTilde($0)) }.joined(separator: ", ")
+        var shown = paths.map { FilePaths.abbreviatingHome(FilePaths.trimmingSlashes(FilePaths.expandingTilde($0))) }.joined(separator: ", ")
         if !folders.isEmpty { shown += " (" + folders.joined(separator: ", ") + ")" }
         if newOnly { shown += ", new only" }
         reading = SourceReading(description: description ?? shown)
@@ -147,6 +150,7 @@ public final class MaildirSource: BadgeSource {
 
     /// Works out the folders, watches them, reads them, and publishes the reading.
     private func rebuild() {
+        rebuildCount += 1
         let found = MaildirLocator.targets(paths: paths, folders: folders)
         patternProblems = found.problems
         var newRoles: [Int32: [Role]] = [:]

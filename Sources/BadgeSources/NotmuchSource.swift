@@ -145,7 +145,7 @@ public final class NotmuchSource: BadgeSource {
     private func finishLookupIfDone() {
         guard let outcome = lookup?.outcome else { return }
         lookup = nil
-        let path = Substring(String(decoding: outcome.output, as: UTF8.self)).trimmingCharacters(in: " \t\r\n")
+        let path = String(decoding: outcome.output, as: UTF8.self).trimmingWhitespace()
         if outcome.succeeded, path.hasPrefix("/") || path.hasPrefix("~/") {
             databasePath = path
             arm()
