@@ -126,8 +126,8 @@ import Testing
         let ticker = CommandSource(arguments: ["sh", "-c", "n=$(cat \"$1/ticks\"); echo $((n + 1)) > \"$1/ticks\"; echo $n", "sh", temp.path],
                                    interval: 0.1)
         let loop = SourceLoop(sources: [hung, ticker])
-        loop.start()
         let begin = SourceClock.monotonic
+        loop.start()
         var longestTurn = 0.0
         var ticksDuringHang = 0
         while hung.reading.error == nil && SourceClock.monotonic - begin < 10 {
@@ -202,17 +202,13 @@ import Testing
     }
 }
 
-/// The bytes of a small file.
+/// The bytes of a small file (at most 64 KiB, read in one call).
 func readAll(_ path: String) throws -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw TestFailure("cannot open \(path)") }
     defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if got <= 0 { break }
-        bytes += chunk[0..<got]
-    }
-    return bytes
+    var bytes = [UInt8](repeating: 0, count: 64 * 1024)
+    let got = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    guard got >= 0 else { throw TestFailure("cannot read \(path)") }
+    return Array(bytes.prefix(got))
 }

@@ -18,6 +18,15 @@ import Testing
         fresh.stop()
     }
 
+    /// A folder with `count` messages delivered, and a started source and loop for it.
+    func startedSource(for inbox: String, delivering count: Int) throws -> (MaildirSource, SourceLoop) {
+        try python(MaildirScript.deliver, inbox, "\(count)")
+        let source = MaildirSource(path: inbox)
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        return (source, loop)
+    }
+
     @Test func deliveriesFlagChangesAndDeletesKeepTheCountExact() throws {
         let temp = try TemporaryFolder()
         let inbox = temp("Maildir/INBOX")
@@ -71,10 +80,7 @@ import Testing
     @Test func aFolderRemovedAndMadeAgainIsStaleThenCountedAgain() throws {
         let temp = try TemporaryFolder()
         let inbox = temp("Maildir/INBOX")
-        try python(MaildirScript.deliver, inbox, "2")
-        let source = MaildirSource(path: inbox)
-        let loop = SourceLoop(sources: [source])
-        loop.start()
+        let (source, loop) = try startedSource(for: inbox, delivering: 2)
         #expect(source.reading.content == .count(2))
 
         try python(MaildirScript.remove, inbox)
@@ -183,10 +189,7 @@ import Testing
     @Test func aQueueOverflowIsFollowedByAnExactRescan() throws {
         let temp = try TemporaryFolder()
         let inbox = temp("Burst")
-        try python(MaildirScript.deliver, inbox, "1")
-        let source = MaildirSource(path: inbox)
-        let loop = SourceLoop(sources: [source])
-        loop.start()
+        let (source, loop) = try startedSource(for: inbox, delivering: 1)
         let rescansBefore = source.rebuildCount
         // More events than the queue holds, while the loop is not reading (/proc/sys is read-only
         // here, so the burst is made to fit the limit rather than the limit to the burst).

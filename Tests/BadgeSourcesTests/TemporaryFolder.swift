@@ -30,22 +30,9 @@ final class TemporaryFolder {
         }
     }
 
-    /// Removes `path` and, for a folder, everything below it (links are removed, not followed).
+    /// Removes `path` and everything below it (`rm -rf`, which does not follow links).
     static func remove(_ path: String) {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        if info.st_mode & S_IFMT == S_IFDIR, let stream = opendir(path) {
-            var names: [String] = []
-            while let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { names.append(name) }
-            }
-            closedir(stream)
-            for name in names { remove(path + "/" + name) }
-            rmdir(path)
-        } else {
-            unlink(path)
-        }
+        _ = try? runToEnd(["rm", "-rf", "--", path])
     }
 }
 
