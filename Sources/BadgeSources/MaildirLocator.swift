@@ -9,6 +9,15 @@ package struct MaildirTarget: Equatable, Sendable {
     package var awaitedNames: Set<String> = []
 }
 
+/// A folder to watch for folders appearing in it, beside the counted ones: where a glob's wildcard
+/// is, or a match that is not a Maildir yet.
+package struct MaildirLookout: Equatable, Sendable {
+    /// The folder.
+    package var path: String
+    /// The names that matter; nil for any folder made, removed or renamed in it.
+    package var names: Set<String>?
+}
+
 /// Works out which Maildir folders the user's paths mean:
 /// - a path that is a Maildir (has `cur/`, `new/` and `tmp/`) is that folder;
 /// - a path that holds Maildirs (an mbsync or offlineimap tree with `INBOX/`, or a Maildir++ root
@@ -27,14 +36,24 @@ package enum MaildirLocator {
 
     /// The folders for `paths` (`~` expanded) and `folders` (names inside each path), and the
     /// problems with patterns that match nothing.
-    package static func targets(paths: [String], folders: [String]) -> (targets: [MaildirTarget], problems: [String]) {
+    package static func targets(paths: [String], folders: [String])
+        -> (targets: [MaildirTarget], problems: [String], lookouts: [MaildirLookout]) {
         var targets: [MaildirTarget] = []
         var problems: [String] = []
+        var lookouts: [MaildirLookout] = []
         for written in paths {
             let path = FilePaths.trimmingSlashes(FilePaths.expandingTilde(written))
             if FilePaths.hasWildcards(path) {
-                let found = FilePaths.glob(path).filter(FilePaths.isFolder).flatMap { match in
-                    resolve(match, folders: folders).filter { $0.problem == nil }
+                lookouts.append(lookout(for: path))
+                var found: [MaildirTarget] = []
+                for match in FilePaths.glob(path).filter(FilePaths.isFolder) {
+                    let resolved = resolve(match, folders: folders)
+                    if resolved.contains(where: { $0.problem == nil }) {
+                        found += resolved.filter { $0.problem == nil }
+                    } else {
+                        // A folder on its way to becoming a Maildir (mkdir, then cur/, new/, tmp/).
+                        lookouts.append(MaildirLookout(path: match, names: Set(inboxNames + ["cur", "new", "tmp"] + folders)))
+                    }
                 }
                 if found.isEmpty {
                     problems.append("no Maildir folder matches \(written) (it is looked up again on refresh)")
@@ -45,7 +64,18 @@ package enum MaildirLocator {
             }
         }
         var seen = Set<String>()
-        return (targets.filter { seen.insert($0.path).inserted }, problems)
+        return (targets.filter { seen.insert($0.path).inserted }, problems, lookouts)
+    }
+
+    /// The folder that holds the first wildcard of `pattern` (any folder made in it may be a new
+    /// match), or the nearest existing folder above it, for the next name down.
+    private static func lookout(for pattern: String) -> MaildirLookout {
+        let parts = pattern.split(separator: "/", omittingEmptySubsequences: false)
+        let fixed = parts.prefix { !FilePaths.hasWildcards(String($0)) }.joined(separator: "/")
+        let folder = fixed.isEmpty ? (pattern.hasPrefix("/") ? "/" : ".") : fixed
+        if FilePaths.isFolder(folder) { return MaildirLookout(path: folder, names: nil) }
+        let above = FilePaths.nearestExistingAncestor(of: folder)
+        return MaildirLookout(path: above?.folder ?? "/", names: above.map { [$0.next] } ?? [])
     }
 
     /// The targets of one concrete path.

@@ -38,6 +38,8 @@ public final class MaildirSource: BadgeSource {
         case folder(Int)
         /// The nearest existing folder above: these names appearing or going.
         case above(Int, names: Set<String>)
+        /// A folder where new matches of a glob may appear: these names (nil: any folder).
+        case lookout(names: Set<String>?)
     }
 
     private var inotify: Inotify?
@@ -59,7 +61,8 @@ public final class MaildirSource: BadgeSource {
     ///   root with `.Folder/`s) means its inbox (`INBOX`, `Inbox`, `inbox`, or the Maildir++ root
     ///   itself), or the `folders` named (`Work` is `Work/` or `.Work/`);
     /// - glob(3) wildcards (`~/Mail/*/`) mean every matching folder that is one of the above,
-    ///   looked up again whenever a watched folder appears or goes, and on ``refresh()``.
+    ///   looked up again when a folder appears in the folder that holds the first wildcard (or a
+///   match becomes a Maildir), when a counted folder goes, and on ``refresh()``.
     ///
     /// - Parameters:
     ///   - folders: folder names inside each path; empty for the path itself or its inbox.
@@ -145,6 +148,9 @@ public final class MaildirSource: BadgeSource {
             return structural || event.name == "new" || event.name == "cur"
         case .above(_, let names):
             return structural || names.contains(event.name)
+        case .lookout(let names):
+            guard let names else { return structural || event.has(IN_ISDIR) }
+            return structural || names.contains(event.name)
         }
     }
 
@@ -185,6 +191,9 @@ public final class MaildirSource: BadgeSource {
             }
             count.rescan()
             return count
+        }
+        for lookout in found.lookouts {
+            _ = watch(lookout.path, as: .lookout(names: lookout.names))
         }
         if let inotify {
             for wd in roles.keys where newRoles[wd] == nil { inotify.unwatch(wd) }

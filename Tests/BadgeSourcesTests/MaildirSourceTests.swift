@@ -128,6 +128,13 @@ import Testing
         #expect(source.folderPaths == ["a", "b", "c"].map { temp("Mail/\($0)") })
         try python(MaildirScript.deliver, temp("Mail/b"), "2")
         expectCount(8, source, loop)
+        // A new folder that matches (made, then given cur/, new/ and tmp/), and one removed.
+        try python(MaildirScript.deliver, temp("Mail/d"), "4")
+        expectCount(12, source, loop)
+        #expect(source.folderPaths.last == temp("Mail/d"))
+        try python(MaildirScript.remove, temp("Mail/a"))
+        expectCount(11, source, loop)
+        #expect(!source.reading.isStale, "a glob match that goes is no longer counted, not missing")
 
         let nothing = MaildirSource(path: temp("Other/*"))
         nothing.start()
