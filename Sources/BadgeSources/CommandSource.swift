@@ -41,6 +41,7 @@ public final class CommandSource: BadgeSource {
     /// expanded in it).
     ///
     /// - Parameters:
+    ///   - arguments: the program and its arguments, run without a shell.
     ///   - interval: seconds between runs (nil: only at the start and on ``refresh()``).
     ///   - timeout: seconds a run may take.
     ///   - outputLimit: bytes of standard output a run may write.

@@ -65,6 +65,7 @@ public final class MaildirSource: BadgeSource {
 ///   match becomes a Maildir), when a counted folder goes, and on ``refresh()``.
     ///
     /// - Parameters:
+    ///   - paths: the folders, trees or glob patterns (`~` allowed).
     ///   - folders: folder names inside each path; empty for the path itself or its inbox.
     ///   - newOnly: count `new/` only.
     ///   - description: how to name the source to people; by default the paths (with `~`).

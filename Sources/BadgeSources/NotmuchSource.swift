@@ -45,6 +45,7 @@ public final class NotmuchSource: BadgeSource {
     /// A source for `query`.
     ///
     /// - Parameters:
+    ///   - query: notmuch search terms, passed after `--` as one argument.
     ///   - databasePath: the mail root (notmuch's `database.path`); nil to ask notmuch.
     ///   - program: the notmuch program (looked up on PATH).
     ///   - debounce: seconds after the last database change before counting.
