@@ -96,6 +96,7 @@ let package = Package(
 
         .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
         .testTarget(name: "BadgeControlTests", dependencies: ["BadgeControl"]),
+        .testTarget(name: "BadgeSourcesTests", dependencies: ["BadgeCore", "BadgeSources", "CGlibcExtras"]),
         .testTarget(
             name: "BadgeDrawingTests",
             dependencies: ["BadgeCore", "BadgeDrawing", "BadgeResources", "CCairo", "XvfbHarness", "TestSupport"],

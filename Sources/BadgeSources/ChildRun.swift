@@ -1,0 +1,274 @@
+import CGlibcExtras
+import Glibc
+
+/// One run of a program, driven by the event loop: started with posix_spawn (its own process group,
+/// an empty signal mask, default dispositions, stdin from /dev/null, close-on-exec pipes for stdout
+/// and stderr, every other descriptor closed), read without blocking through ``descriptors``, its
+/// end noticed through a pidfd (or, on kernels without one, the pipes' end of file and
+/// `waitpid(WNOHANG)` retried on a short deadline), never a SIGCHLD handler.
+///
+/// Past its time limit, or once its stdout passes the output limit, its whole process group gets
+/// SIGTERM, then SIGKILL a second later. Not Sendable: the loop thread owns it.
+package final class ChildRun {
+    /// The program and its arguments (argv[0] looked up on PATH when it has no slash).
+    package let arguments: [String]
+    /// The process id (0 when it could not be started).
+    package private(set) var pid: pid_t = 0
+    /// How it ended; nil while it runs.
+    package private(set) var outcome: ChildOutcome?
+
+    private var stdoutFD: Int32 = -1
+    private var stderrFD: Int32 = -1
+    private var pidFD: Int32 = -1
+    private var result = ChildOutcome()
+    private var exitSeen = false
+    private let outputLimit: Int
+    private let timeLimit: Double
+    /// Monotonic time of the start, and of the time limit.
+    private let startedAt: Double
+    private var limitAt: Double { startedAt + timeLimit }
+    /// When SIGKILL follows the SIGTERM sent at a cutoff.
+    private var killAt: Double?
+    /// When the pipes still held after the exit (by something the child started) are given up.
+    private var leftoverAt: Double?
+    /// Without a pidfd: when to try waitpid(WNOHANG) again after the pipes' end of file.
+    private var reapAt: Double?
+    private var reapRetry = 0.005
+
+    /// How long a stopped group gets between SIGTERM and SIGKILL.
+    private static let killGrace = 1.0
+    /// How much of stderr is kept.
+    private static let errorOutputLimit = 4096
+
+    /// Starts `arguments` now. `environment` adds (or, with nil values, removes) variables of this
+    /// process's environment for the child.
+    package init(arguments: [String], environment: [String: String?] = [:], timeLimit: Double, outputLimit: Int) {
+        self.arguments = arguments
+        self.outputLimit = outputLimit
+        self.timeLimit = timeLimit
+        startedAt = SourceClock.monotonic
+        if let failure = spawn(environment: environment) {
+            result.spawnFailure = failure
+            outcome = result
+        }
+    }
+
+    deinit {
+        if outcome == nil && pid > 0 {
+            kill(-pid, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
+        closeAll()
+    }
+
+    /// The descriptors to poll: stdout and stderr until their end, and the pidfd until the exit.
+    package var descriptors: [Int32] {
+        [stdoutFD, stderrFD, exitSeen ? -1 : pidFD].filter { $0 >= 0 }
+    }
+
+    /// Seconds until ``handleDeadline()`` is due; nil once it has ended.
+    package var timeUntilDue: Double? {
+        guard outcome == nil else { return nil }
+        let next = leftoverAt ?? killAt ?? [limitAt, reapAt].compactMap { $0 }.min() ?? limitAt
+        return next - SourceClock.monotonic
+    }
+
+    /// Reads what is ready on a pipe, or reaps the child when its pidfd is readable.
+    package func handle(readable descriptor: Int32) {
+        guard outcome == nil else { return }
+        if descriptor == stdoutFD || descriptor == stderrFD {
+            drain(descriptor)
+        } else if descriptor == pidFD {
+            reap()
+        }
+        finishIfDone()
+    }
+
+    /// Stops the child past its time limit, kills it after the grace, or checks for its exit.
+    package func handleDeadline() {
+        guard outcome == nil else { return }
+        let now = SourceClock.monotonic
+        if let leftoverAt, now >= leftoverAt {
+            // It exited, but something it started still holds the pipes: end the group, finish.
+            kill(-pid, SIGKILL)
+            closePipes()
+        } else if let killAt, now >= killAt {
+            kill(-pid, SIGKILL)
+            self.killAt = now + Self.killGrace  // and again, should it somehow survive
+        } else if killAt == nil && now >= limitAt {
+            stop(because: .timedOut(timeLimit))
+        }
+        if let reapAt, now >= reapAt, !exitSeen {
+            reap()
+            reapRetry = min(reapRetry * 2, 0.2)
+            self.reapAt = exitSeen ? nil : now + reapRetry
+        }
+        finishIfDone()
+    }
+
+    /// Stops the run now (SIGTERM to its group, SIGKILL a second later if needed).
+    package func cancel() {
+        guard outcome == nil else { return }
+        stop(because: .timedOut(0))
+    }
+
+    private func stop(because cutoff: ChildOutcome.Cutoff) {
+        if result.cutoff == nil { result.cutoff = cutoff }
+        if killAt == nil {
+            killAt = SourceClock.monotonic + Self.killGrace
+            kill(-pid, SIGTERM)
+            kill(-pid, SIGCONT)  // a stopped process acts on SIGTERM only once it runs
+        }
+    }
+
+    private func drain(_ descriptor: Int32) {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            if got < 0 { return }  // EAGAIN: nothing more now
+            if got == 0 {
+                closeDescriptor(descriptor)
+                if pidFD < 0 && stdoutFD < 0 && stderrFD < 0 && !exitSeen {
+                    reap()
+                    if !exitSeen { reapAt = SourceClock.monotonic + reapRetry }
+                }
+                return
+            }
+            if descriptor == stdoutFD {
+                let room = outputLimit - result.output.count
+                result.output += chunk[0..<min(got, max(0, room))]
+                if got > room {
+                    // Stop reading: the child gets EPIPE or SIGPIPE on its next write, and is stopped.
+                    closeDescriptor(stdoutFD)
+                    stop(because: .tooMuchOutput(outputLimit))
+                    return
+                }
+            } else {
+                result.errorOutput += chunk[0..<got]
+                if result.errorOutput.count > Self.errorOutputLimit {
+                    result.errorOutput.removeFirst(result.errorOutput.count - Self.errorOutputLimit)
+                }
+            }
+        }
+    }
+
+    /// Collects the exit status if the child has ended (never blocks).
+    private func reap() {
+        guard !exitSeen, pid > 0 else { return }
+        var status: Int32 = 0
+        var got: pid_t
+        repeat { got = waitpid(pid, &status, WNOHANG) } while got < 0 && errno == EINTR
+        guard got == pid else { return }
+        exitSeen = true
+        if status & 0x7f == 0 {
+            result.exitStatus = (status >> 8) & 0xff
+        } else {
+            result.signal = status & 0x7f
+        }
+        // What it wrote before it ended is in the pipes now.
+        for fd in [stdoutFD, stderrFD] where fd >= 0 { drain(fd) }
+        if stdoutFD >= 0 || stderrFD >= 0 {
+            // Something it started holds the pipes: give it a moment, then end the group.
+            leftoverAt = SourceClock.monotonic + 0.1
+        }
+    }
+
+    private func finishIfDone() {
+        guard outcome == nil, exitSeen, stdoutFD < 0, stderrFD < 0 else { return }
+        if killAt != nil { kill(-pid, SIGKILL) }  // what the group started, if anything
+        closeAll()
+        outcome = result
+    }
+
+    private func closeDescriptor(_ descriptor: Int32) {
+        if descriptor == stdoutFD { stdoutFD = -1 }
+        if descriptor == stderrFD { stderrFD = -1 }
+        if descriptor == pidFD { pidFD = -1 }
+        close(descriptor)
+    }
+
+    private func closePipes() {
+        for fd in [stdoutFD, stderrFD] where fd >= 0 { closeDescriptor(fd) }
+    }
+
+    private func closeAll() {
+        for fd in [stdoutFD, stderrFD, pidFD] where fd >= 0 { closeDescriptor(fd) }
+    }
+
+    /// Starts the child; the reason when it could not be.
+    private func spawn(environment: [String: String?]) -> String? {
+        guard let program = arguments.first, !program.isEmpty else { return "no program given" }
+        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
+        guard glibcextras_pipe_cloexec(&outPipe) == 0 else { return "cannot make a pipe: \(errorText(errno))" }
+        guard glibcextras_pipe_cloexec(&errPipe) == 0 else {
+            let reason = errorText(errno)
+            close(outPipe[0]); close(outPipe[1])
+            return "cannot make a pipe: \(reason)"
+        }
+        defer { close(outPipe[1]); close(errPipe[1]) }
+        stdoutFD = outPipe[0]
+        stderrFD = errPipe[0]
+        for fd in [stdoutFD, stderrFD] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        guard posix_spawn_file_actions_init(&actions) == 0 else { closeAll(); return "posix_spawn_file_actions_init failed" }
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        guard posix_spawnattr_init(&attributes) == 0 else { closeAll(); return "posix_spawnattr_init failed" }
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t(), defaults = sigset_t()
+        sigemptyset(&empty)
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
+        let flags = Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP)
+        let setup: [Int32] = [
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0),
+            posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1),
+            posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2),
+            glibcextras_spawn_addclosefrom(&actions, 3),
+            posix_spawnattr_setsigmask(&attributes, &empty),
+            posix_spawnattr_setsigdefault(&attributes, &defaults),
+            posix_spawnattr_setpgroup(&attributes, 0),
+            posix_spawnattr_setflags(&attributes, flags),
+        ]
+        if let failed = setup.first(where: { $0 != 0 }) {
+            closeAll()
+            return "cannot prepare to start \(program): \(errorText(failed))"
+        }
+        let argv = arguments.map { strdup($0) }
+        let envp = Self.environment(adding: environment).map { strdup($0) }
+        defer { for pointer in argv + envp { free(pointer) } }
+        var child: pid_t = 0
+        let code = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
+            (envp + [nil]).withUnsafeBufferPointer { envBuffer -> Int32 in
+                guard let argvBase = argvBuffer.baseAddress, let envBase = envBuffer.baseAddress else { return EINVAL }
+                return posix_spawnp(&child, program, &actions, &attributes, argvBase, envBase)
+            }
+        }
+        guard code == 0 else {
+            closeAll()
+            return "cannot run \(program): \(errorText(code))"
+        }
+        pid = child
+        pidFD = glibcextras_pidfd_open(child)
+        return nil
+    }
+
+    /// This process's environment with `changes` applied ("NAME=value" entries).
+    private static func environment(adding changes: [String: String?]) -> [String] {
+        var entries: [String] = []
+        var index = 0
+        while let entry = environ[index] {
+            let text = String(cString: entry)
+            let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
+            if changes[name] == nil { entries.append(text) }
+            index += 1
+        }
+        for (name, value) in changes.sorted(by: { $0.key < $1.key }) {
+            if let value { entries.append(name + "=" + value) }
+        }
+        return entries
+    }
+}

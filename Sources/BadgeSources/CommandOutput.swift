@@ -1,0 +1,83 @@
+import BadgeControl
+import BadgeCore
+
+/// What a command's standard output means: a number (a count), or one JSON object with `count`,
+/// `text` or `dot`, and optionally `description`. Empty output means no badge.
+package struct CommandOutput: Equatable, Sendable {
+    /// The badge content.
+    package var content: BadgeContent
+    /// The source's description, when the output names one.
+    package var description: String?
+
+    /// Reads `bytes`; the reason when they mean nothing (quoted, shortened).
+    package static func parse(_ bytes: [UInt8]) -> Result<CommandOutput, CommandOutputError> {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let trimmed = text.trimmingWhitespace()
+        if trimmed.isEmpty { return .success(CommandOutput(content: .none)) }
+        if trimmed.allSatisfy(\.isASCII), let number = Int(trimmed.hasPrefix("+") ? String(trimmed.dropFirst()) : trimmed) {
+            guard number >= 0 else { return .failure(CommandOutputError(output: trimmed, reason: "a count cannot be negative")) }
+            return .success(CommandOutput(content: .count(number)))
+        }
+        guard trimmed.hasPrefix("{") else {
+            return .failure(CommandOutputError(output: trimmed, reason: "neither a number nor JSON like {\"count\": 3}"))
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(Array(trimmed.utf8))
+        } catch {
+            return .failure(CommandOutputError(output: trimmed, reason: "not valid JSON (\(error.description))"))
+        }
+        return interpret(value, output: trimmed)
+    }
+
+    private static func interpret(_ value: JSONValue, output: String) -> Result<CommandOutput, CommandOutputError> {
+        func failure(_ reason: String) -> Result<CommandOutput, CommandOutputError> {
+            .failure(CommandOutputError(output: output, reason: reason))
+        }
+        var description: String?
+        switch value["description"] {
+        case nil, .null?: break
+        case .string(let text)?: description = text
+        default: return failure("\"description\" must be a string")
+        }
+        let content: BadgeContent
+        switch (value["count"], value["text"], value["dot"]) {
+        case (.int(let count)?, nil, nil):
+            guard count >= 0 else { return failure("\"count\" cannot be negative") }
+            content = .count(count)
+        case (.double(let count)?, nil, nil):
+            guard count >= 0, count.rounded() == count, count < 1e15 else {
+                return failure("\"count\" must be a whole number of 0 or more")
+            }
+            content = .count(Int(count))
+        case (.string(let text)?, nil, nil):
+            return failure("\"count\" must be a number, not the string \"\(text.prefix(40))\"")
+        case (nil, .string(let text)?, nil):
+            content = .text(text)
+        case (nil, nil, .bool(let dot)?):
+            content = dot ? .dot : .none
+        case (nil, nil, nil):
+            return failure("a JSON object needs \"count\", \"text\" or \"dot\"")
+        case (_?, _, _), (_, _?, _), (_, _, _?):
+            let given = [("count", value["count"]), ("text", value["text"]), ("dot", value["dot"])].filter { $0.1 != nil }
+            if given.count > 1 { return failure("give only one of \"count\", \"text\" and \"dot\"") }
+            return failure("\"\(given.first?.0 ?? "count")\" has the wrong type (count: number, text: string, dot: true or false)")
+        }
+        return .success(CommandOutput(content: content, description: description))
+    }
+}
+
+/// Why a command's output was not understood.
+package struct CommandOutputError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The output, trimmed.
+    package var output: String
+    /// What is wrong with it.
+    package var reason: String
+
+    /// `printed "…", which is REASON`.
+    package var description: String {
+        let shown = output.count > 60 ? String(output.prefix(60)) + "…" : output
+        let printable = String(shown.map { $0.isNewline ? " " : $0 })
+        return "printed \"\(printable)\": \(reason)"
+    }
+}

@@ -1,0 +1,231 @@
+import BadgeCore
+import CGlibcExtras
+
+/// The number of messages a notmuch query matches (`notmuch count QUERY`), counted again whenever
+/// the database changes.
+///
+/// The source runs `notmuch count` as a child (the command source's rules: no shell, a timeout,
+/// no blocking; libnotmuch is not linked) at the start, on ``refresh()``, and ``debounce`` seconds
+/// after the last write to the database: it watches the Xapian folder (`DB/.notmuch/xapian`, or
+/// notmuch's XDG location) with inotify for the end of every write session (see
+/// `NotmuchDatabase`), as i3status-rust's notmuch block does since its PR #2205. It never polls:
+/// idle, it causes no wakeups. Without a `databasePath` it asks `notmuch config get database.path`
+/// first. A database that does not exist yet is waited for (its parent folder is watched).
+///
+/// Not Sendable: create and use it on the loop's thread.
+public final class NotmuchSource: BadgeSource {
+    /// The query (notmuch's search syntax: `tag:unread and not tag:spam`).
+    public let query: String
+    /// Seconds to wait after the last change of the database before counting.
+    public let debounce: Double
+
+    /// What the source says now.
+    public private(set) var reading: SourceReading
+    /// Called whenever ``reading`` changes.
+    public var onChange: ((SourceReading) -> Void)?
+
+    private let program: String
+    private let environment: [String: String?]
+    private let timeout: Double
+    private let counter: CommandSource
+    private var databasePath: String?
+    private var lookup: ChildRun?
+    private var inotify: Inotify?
+    private var xapianWatch: Int32?
+    private var aboveWatches: [Int32: Set<String>] = [:]
+    private var watchProblem: String?
+    private var countAt: Double?
+    private var started = false
+
+    /// The events of the Xapian folder that matter (see `NotmuchDatabase`), and its own removal.
+    private static let xapianMask = UInt32(bitPattern: IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+    /// A folder above a Xapian folder that does not exist (yet): the next folder down appearing.
+    private static let aboveMask = UInt32(bitPattern: IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+
+    /// A source for `query`.
+    ///
+    /// - Parameters:
+    ///   - query: notmuch search terms, passed after `--` as one argument.
+    ///   - databasePath: the mail root (notmuch's `database.path`); nil to ask notmuch.
+    ///   - program: the notmuch program (looked up on PATH).
+    ///   - debounce: seconds after the last database change before counting.
+    ///   - timeout: seconds a notmuch run may take.
+    ///   - environment: variables for notmuch on top of this process's (`NOTMUCH_CONFIG`,
+    ///     `NOTMUCH_PROFILE`); also used to find the database.
+    public init(query: String, databasePath: String? = nil, program: String = "notmuch", debounce: Double = 0.1,
+                timeout: Double = 10, environment: [String: String] = [:]) {
+        self.query = query
+        self.databasePath = databasePath
+        self.program = program
+        self.debounce = max(0, debounce)
+        self.timeout = timeout
+        self.environment = environment.mapValues { Optional($0) }
+        counter = CommandSource(arguments: [program, "count", "--", query], timeout: timeout, environment: environment,
+                                description: "notmuch count \(query)")
+        reading = SourceReading(description: "notmuch count \(query)")
+        counter.onChange = { [weak self] _ in self?.publish() }
+    }
+
+    /// The Xapian folder watched, once known and present.
+    public private(set) var watchedFolder: String?
+
+    /// The inotify descriptor and those of a notmuch run in progress.
+    public var descriptors: [Int32] {
+        var result = counter.descriptors + (lookup?.descriptors ?? [])
+        if let fd = inotify?.descriptor, fd >= 0 { result.append(fd) }
+        return result
+    }
+
+    /// Seconds until a debounced count or a run's time limit; nil when idle.
+    public var timeUntilDue: Double? {
+        let debounced = countAt.map { $0 - SourceClock.monotonic }
+        return [counter.timeUntilDue, lookup?.timeUntilDue, debounced].compactMap { $0 }.min()
+    }
+
+    /// Counts, and watches the database (asking notmuch where it is first, if needed).
+    public func start() {
+        guard !started else { return }
+        started = true
+        inotify = Inotify()
+        counter.start()
+        if databasePath == nil {
+            lookup = ChildRun(arguments: [program, "config", "get", "database.path"], environment: environment,
+                              timeLimit: timeout, outputLimit: 64 * 1024)
+            finishLookupIfDone()
+        } else {
+            arm()
+        }
+    }
+
+    /// Reads a notmuch run's output, or the database's changes.
+    public func handle(readable descriptor: Int32) {
+        if let inotify, descriptor == inotify.descriptor {
+            readEvents()
+        } else if let lookup, lookup.descriptors.contains(descriptor) {
+            lookup.handle(readable: descriptor)
+            finishLookupIfDone()
+        } else {
+            counter.handle(readable: descriptor)
+        }
+    }
+
+    /// Counts once the database has been quiet for ``debounce`` seconds; checks runs' time limits.
+    public func handleDeadline() {
+        if let lookup {
+            lookup.handleDeadline()
+            finishLookupIfDone()
+        }
+        if let due = counter.timeUntilDue, due <= 0 { counter.handleDeadline() }
+        if let countAt, countAt <= SourceClock.monotonic {
+            self.countAt = nil
+            counter.refresh()
+        }
+    }
+
+    /// Counts now (and watches again, should the database have appeared).
+    public func refresh() {
+        guard started else { return start() }
+        if databasePath != nil { arm() }
+        countAt = nil
+        counter.refresh()
+    }
+
+    /// Stops watching and ends a notmuch run in progress.
+    public func stop() {
+        counter.stop()
+        lookup = nil
+        inotify?.close()
+        inotify = nil
+        xapianWatch = nil
+        aboveWatches = [:]
+        watchedFolder = nil
+        countAt = nil
+        started = false
+    }
+
+    private func finishLookupIfDone() {
+        guard let outcome = lookup?.outcome else { return }
+        lookup = nil
+        let path = String(decoding: outcome.output, as: UTF8.self).trimmingWhitespace()
+        if outcome.succeeded, path.hasPrefix("/") || path.hasPrefix("~/") {
+            databasePath = path
+            arm()
+        } else {
+            let why = outcome.spawnFailure ?? outcome.lastErrorLine.map { "notmuch says: " + $0 }
+                ?? "`notmuch config get database.path` gave no path"
+            watchProblem = "cannot find the notmuch database, so changes are not seen (counts only on refresh): \(why)"
+            publish()
+        }
+    }
+
+    /// Watches the Xapian folder, or the nearest existing folder above it until it appears.
+    private func arm() {
+        guard let inotify, let databasePath else { return }
+        let candidates = NotmuchDatabase.xapianCandidates(databasePath: databasePath, environment: environment)
+        let present = candidates.first(where: FilePaths.isFolder)
+        let old = Set(aboveWatches.keys).union(xapianWatch.map { [$0] } ?? [])
+        xapianWatch = nil
+        aboveWatches = [:]
+        watchedFolder = nil
+        watchProblem = nil
+        var kept = Set<Int32>()
+        if let present {
+            switch inotify.watch(present, mask: Self.xapianMask) {
+            case .success(let wd):
+                xapianWatch = wd
+                kept.insert(wd)
+                watchedFolder = present
+            case .failure(let failure):
+                watchProblem = "cannot watch \(FilePaths.abbreviatingHome(failure.path)) (\(failure.reason)): changes are not seen"
+            }
+        } else {
+            let shown = FilePaths.abbreviatingHome(candidates.first ?? databasePath)
+            watchProblem = "no notmuch database at \(shown) yet (run `notmuch new`)"
+        }
+        // The folder above the Xapian folder: `notmuch compact` replaces it; a new database creates it.
+        for candidate in present.map({ [$0] }) ?? candidates {
+            guard let (above, next) = FilePaths.nearestExistingAncestor(of: candidate) else { continue }
+            if case .success(let wd) = inotify.watch(above, mask: Self.aboveMask) {
+                aboveWatches[wd, default: []].insert(next)
+                kept.insert(wd)
+            }
+        }
+        for wd in old where !kept.contains(wd) { inotify.unwatch(wd) }
+        publish()
+    }
+
+    private func readEvents() {
+        guard let inotify else { return }
+        var changed = false, rearm = false
+        for event in inotify.readEvents() {
+            if event.isOverflow {
+                changed = true
+            } else if event.watch == xapianWatch {
+                if event.has(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) {
+                    rearm = true
+                } else if NotmuchDatabase.signalNames.contains(event.name) {
+                    changed = true
+                }
+            } else if let names = aboveWatches[event.watch] {
+                if event.has(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) || names.contains(event.name) { rearm = true }
+            }
+        }
+        if rearm {
+            arm()
+            changed = true
+        }
+        if changed { countAt = SourceClock.monotonic + debounce }
+    }
+
+    private func publish() {
+        var next = counter.reading
+        next.description = reading.description
+        if let watchProblem {
+            next.error = [next.error, watchProblem].compactMap { $0 }.joined(separator: "; ")
+            next.isStale = true
+        }
+        guard next != reading else { return }
+        reading = next
+        onChange?(next)
+    }
+}

@@ -1,0 +1,88 @@
+@testable import BadgeSources
+import BadgeCore
+import Glibc
+import Testing
+
+/// The notmuch source against a private database (its own NOTMUCH_CONFIG and HOME in a temporary
+/// folder), beside a Maildir source of the same folder: `notmuch new` and `notmuch tag -unread`
+/// (with synchronize_flags, a real rename into cur/ with S) change both counts.
+@Suite struct NotmuchSourceTests {
+    static var notmuch: String? {
+        ["/usr/bin/notmuch", "/usr/local/bin/notmuch"].first { access($0, X_OK) == 0 }
+    }
+
+    @Test(.enabled(if: notmuch != nil, "notmuch is not installed (apt-get install notmuch)"))
+    func newMailAndTagChangesAreCountedOnceTheDatabaseSettles() throws {
+        let notmuch = try #require(Self.notmuch)
+        let temp = try TemporaryFolder()
+        try temp.write("""
+        [database]
+        path=\(temp("mail"))
+        [user]
+        name=Test
+        primary_email=test@example.org
+        [new]
+        tags=unread;inbox;
+        [maildir]
+        synchronize_flags=true
+
+        """, to: "notmuch-config")
+        let environment = ["NOTMUCH_CONFIG": temp("notmuch-config"), "HOME": temp.path, "XDG_CONFIG_HOME": temp("config"),
+                           "XDG_DATA_HOME": temp("data")]
+        let inbox = temp("mail/INBOX")
+        try python(MaildirScript.deliver, inbox, "3")
+
+        // Started before the database exists: notmuch fails, the source waits for the database.
+        let source = NotmuchSource(query: "tag:unread", program: notmuch, environment: environment)
+        let maildir = MaildirSource(path: inbox)
+        var changes: [SourceReading] = []
+        source.onChange = { changes.append($0) }
+        let loop = SourceLoop(sources: [source, maildir])
+        loop.start()
+        #expect(source.reading.description == "notmuch count tag:unread")
+        #expect(loop.run(atMost: 10) { source.reading.isStale && source.reading.error?.contains("no notmuch database") == true },
+                "\(source.reading.error ?? "no error")")
+
+        try runToEnd([notmuch, "new", "--quiet"], environment: environment)
+        #expect(loop.run(atMost: 10) { source.reading.content == .count(3) }, "\(source.reading)")
+        #expect(source.watchedFolder == temp("mail/.notmuch/xapian"))
+        #expect(!source.reading.isStale && source.reading.error == nil, "\(source.reading.error ?? "")")
+        #expect(maildir.reading.content == .count(3))
+
+        let first = names(in: inbox + "/new").first ?? ""
+        let messageID = try runToEnd([notmuch, "search", "--output=messages", "--limit=1", "path:INBOX/new/**"], environment: environment)
+        let id = String(decoding: messageID.output, as: UTF8.self).trimmingWhitespace()
+        #expect(id.hasPrefix("id:"))
+        try runToEnd([notmuch, "tag", "-unread", "--", id], environment: environment)
+        #expect(loop.run(atMost: 10) { source.reading.content == .count(2) && maildir.reading.content == .count(2) },
+                "notmuch \(String(describing: source.reading.content)), maildir \(String(describing: maildir.reading.content))")
+        #expect(names(in: inbox + "/cur").contains { $0.hasSuffix(":2,S") }, "synchronize_flags renamed \(first) into cur/")
+
+        try python(MaildirScript.deliver, inbox, "2")
+        try runToEnd([notmuch, "new", "--quiet"], environment: environment)
+        #expect(loop.run(atMost: 10) { source.reading.content == .count(4) && maildir.reading.content == .count(4) })
+
+        // Settled: no deadline, and a second without a single wakeup.
+        #expect(loop.run(atMost: 5) { loop.timeUntilDue == nil })
+        #expect(loop.runOnce(timeout: 1) == 0)
+        #expect(source.reading.content == .count(4))
+        #expect(changes.compactMap(\.content).last == .count(4))
+        #expect(changes.last?.updated != nil)
+    }
+
+    @Test(.enabled(if: notmuch != nil, "notmuch is not installed (apt-get install notmuch)"))
+    func aMissingConfigIsAClearError() throws {
+        let notmuch = try #require(Self.notmuch)
+        let temp = try TemporaryFolder()
+        let environment = ["NOTMUCH_CONFIG": temp("no-such-config"), "HOME": temp.path, "XDG_CONFIG_HOME": temp("config")]
+        let source = NotmuchSource(query: "tag:unread", program: notmuch, environment: environment)
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        #expect(loop.run(atMost: 10) { source.reading.error?.contains("cannot find the notmuch database") == true
+                && !source.descriptors.contains { $0 != source.descriptors.last } },
+                "\(source.reading.error ?? "no error")")
+        #expect(source.reading.isStale)
+        #expect(source.reading.content == nil)
+        #expect(loop.timeUntilDue == nil)
+    }
+}
