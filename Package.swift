@@ -80,7 +80,7 @@ let package = Package(
         // channel, the dock badge and the exit statuses. The product keeps its name, badge-demo.
         .executableTarget(
             name: "BadgeDemo",
-            dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeIO", "BadgeX11", "CDBusProtocol", "CGlibcExtras", "CEarlySignals"]
+            dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeIO", "BadgeSources", "BadgeX11", "CDBusProtocol", "CGlibcExtras", "CEarlySignals"]
         ),
 
         // `make bench`: the README's figures (the bare C baseline is Benchmarks/peers/c-badge-toolbar.c).

@@ -3,7 +3,7 @@ import BadgeCore
 /// One line of the control protocol that scripts use to drive badges (`badge-demo --control`).
 ///
 /// Grammar: `set ID N`, `inc ID [N]`, `dec ID [N]`, `text ID TEXT`, `dot ID [blink]`, `clear ID|all`,
-/// `state`, `sync TOKEN`, `activate [STARTUP_ID]`, `quit`. Parsing never traps: a bad line becomes a `ControlCommandError`.
+/// `state`, `sync TOKEN`, `activate [STARTUP_ID]`, `refresh [ID|all]`, `explain ID`, `quit`. Parsing never traps: a bad line becomes a `ControlCommandError`.
 package enum ControlCommand: Hashable, Sendable {
     /// Set a count.
     case set(id: String, count: Int)
@@ -24,6 +24,10 @@ package enum ControlCommand: Hashable, Sendable {
     /// Bring the window to the front (`_NET_ACTIVE_WINDOW`), with the launcher's startup id when
     /// one launched the caller (it carries the launch's time, for focus-stealing prevention).
     case activate(startupID: String?)
+    /// Read a button's source again now (every source with nil).
+    case refresh(id: String?)
+    /// Say where a button's value comes from and how current it is.
+    case explain(id: String)
     /// Quit with status 0.
     case quit
 
@@ -68,11 +72,17 @@ package enum ControlCommand: Hashable, Sendable {
         case "activate":
             guard arguments.count <= 1 else { return .failure(usage("activate [STARTUP_ID]")) }
             return .success(.activate(startupID: arguments.first))
+        case "refresh":
+            guard arguments.count <= 1 else { return .failure(usage("refresh [ID|all]")) }
+            return .success(.refresh(id: arguments.first == "all" ? nil : arguments.first))
+        case "explain":
+            guard arguments.count == 1 else { return .failure(usage("explain ID")) }
+            return .success(.explain(id: arguments[0]))
         case "quit":
             guard arguments.isEmpty else { return .failure(usage("quit")) }
             return .success(.quit)
         default:
-            return .failure(ControlCommandError("unknown command \"\(verb.prefix(40))\"; expected set, inc, dec, text, dot, clear, state, sync, activate or quit"))
+            return .failure(ControlCommandError("unknown command \"\(verb.prefix(40))\"; expected set, inc, dec, text, dot, clear, state, sync, activate, refresh, explain or quit"))
         }
     }
 

@@ -267,7 +267,9 @@ public final class BadgeController {
     /// then where it comes from and how far it can be trusted ("Mail, 12 unread, from ~/Maildir/INBOX,
     /// not up to date"), in the words of ``strings``.
     /// Text is read in full (not truncated); an empty `accessibilityLabel` leaves just the detail ("3 unread").
-    public var accessibilityDescription: String {
+    public var accessibilityDescription: String { describe(withProvenance: true) }
+
+    private func describe(withProvenance: Bool) -> String {
         let name = BadgeFormat.cleaned(accessibilityLabel)
         var detail: String?
         switch (label, content) {
@@ -280,12 +282,16 @@ public final class BadgeController {
             if case .text(let full) = other { detail = BadgeFormat.cleaned(full) } else { detail = shown }
         }
         var description = name
-        for part in [detail, sourceDescription.map { strings.from(BadgeFormat.cleaned($0)) }, confidenceMark] {
+        let provenance = withProvenance ? [sourceDescription.map { strings.from(BadgeFormat.cleaned($0)) }, confidenceMark] : []
+        for part in [detail] + provenance {
             guard let part, !part.isEmpty else { continue }
             description = description.isEmpty ? part : strings.join(description, part)
         }
         return description
     }
+
+    /// The name and the value only ("Mail, 12 unread"), without where it comes from or how current it is.
+    public var valueDescription: String { describe(withProvenance: false) }
 
     /// "not up to date" or "last session", in the words of ``strings``; nil when current.
     private var confidenceMark: String? {

@@ -43,4 +43,6 @@ public enum ChangeCause: String, Hashable, Sendable {
     case control
     /// An assistive technology, such as a screen reader performing a button's action.
     case accessibility
+    /// A source the badge is bound to (a Maildir folder, the notification daemon, a command).
+    case source
 }

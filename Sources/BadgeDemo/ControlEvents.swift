@@ -76,7 +76,8 @@ enum ControlEvents {
     /// socket and the D-Bus interface.
     static func state(_ host: ToolbarHost, now: Double, theme: Theme = .light,
                       sources: (scale: String, theme: String, reducedMotion: String) = ("default", "default", "default"),
-                      socket: JSONValue = .null, dbus: JSONValue = .null) -> JSONValue {
+                      socket: JSONValue = .null, dbus: JSONValue = .null,
+                      buttonSource: (String) -> JSONValue = { _ in .null }) -> JSONValue {
         let toolbar = host.toolbar
         let scale = host.scale
         let buttons: [JSONValue] = toolbar.buttons.map { button in
@@ -91,6 +92,8 @@ enum ControlEvents {
                 ("description", .string(button.badge.accessibilityDescription)),
                 ("button", rect(button.frame.pixels(scale: scale, rounding: .nearest))),
                 ("badge", badgeFrame),
+                ("confidence", .string(button.badge.confidence.rawValue)),
+                ("source", buttonSource(button.id)),
             ])
         }
         let animating = toolbar.animationEndTime.map { $0 > now } ?? false

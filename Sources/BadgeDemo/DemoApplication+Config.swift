@@ -58,6 +58,13 @@ extension DemoApplication {
         }
         toolbar = newToolbar
         host.replace(toolbar: newToolbar)
+        // The sources follow the file: stopped, and started again as it says now.
+        bindings?.stop()
+        bindings?.toolbarReplaced(newToolbar)
+        sourceConfigs = config.buttons.compactMap { button in button.source.map { (button.id, $0) } }
+        quietChoices = Dictionary(config.buttons.map { ($0.id, $0.doNotDisturb) }, uniquingKeysWith: { first, _ in first })
+        usesDefaultSources = false
+        startSources(host)
         if allowsRoot != config.allowsRoot {
             allowsRoot = config.allowsRoot
             socket?.allowsRoot = config.allowsRoot

@@ -63,8 +63,25 @@ extension DemoApplication {
                 host.change(button, cause: .control) { $0.clear() }
             }
         case .state:
-            return .answer(ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, socket: socketStatus,
-                                           dbus: busState))
+            return .answer(state(of: host))
+        case .refresh(let id):
+            if let id, target(id) == nil { return unknown(id) }
+            guard bindings?.refresh(id) == true else {
+                return .failed(id.map { "\($0.prefix(40)) has no source to read again" } ?? "no button has a source")
+            }
+        case .explain(let id):
+            guard let button = target(id) else { return unknown(id) }
+            var fields: [(String, JSONValue)] = [("event", .string("explain")), ("id", .string(id)),
+                                                 ("description", .string(button.badge.accessibilityDescription)),
+                                                 ("confidence", .string(button.badge.confidence.rawValue))]
+            if let why = bindings?.explanation(of: id) {
+                fields.append(("text", .string("\(button.badge.valueDescription), \(why)")))
+                fields.append(("source", bindings?.state(of: id) ?? .null))
+            } else {
+                fields.append(("text", .string("\(button.badge.accessibilityDescription), set by hand (no source)")))
+                fields.append(("source", .null))
+            }
+            return .answer(.object(fields))
         case .sync(let token):
             return .synchronize(token)
         case .activate(let startupID):
@@ -73,6 +90,12 @@ extension DemoApplication {
             quit(.closed)
         }
         return .done
+    }
+
+    /// The `state` event now.
+    func state(of host: ToolbarHost) -> JSONValue {
+        ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, socket: socketStatus, dbus: busState,
+                            buttonSource: { [bindings] id in bindings?.state(of: id) ?? .null })
     }
 
     // MARK: Control socket
@@ -151,7 +174,7 @@ extension DemoApplication {
             // The stream starts with the state as it is, so a bar shows the counts before any change.
             server.reply(ok, to: client)
             if let host {
-                server.reply(ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, socket: socketStatus).serialized, to: client)
+                server.reply(state(of: host).serialized, to: client)
             }
             server.subscribe(client)
             return

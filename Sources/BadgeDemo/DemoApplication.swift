@@ -31,6 +31,14 @@ final class DemoApplication {
     /// The profile this instance runs (``SingleInstance``), and its lock, held for the app's life.
     var profile = InstanceProfile.default
     var instanceLock: InstanceLock?
+    /// The buttons bound to sources (Maildir, notifications, launcher counts, commands), from the
+    /// first frame on; nil before, or when none is bound.
+    var bindings: SourceBindings?
+    /// The sources the config file binds, by button id (the defaults apply without a config file).
+    var sourceConfigs: [(id: String, source: SourceConfig)] = []
+    var usesDefaultSources = false
+    /// How each button shows during Do Not Disturb (the config's choices).
+    var quietChoices: [String: DoNotDisturbDisplay] = [:]
     /// Whether root may use the control socket (the config's `"control": {"allowRoot": true}`).
     var allowsRoot = false
     /// Where the socket is, or why there is none (for `state`).
@@ -92,6 +100,9 @@ final class DemoApplication {
         }
         let config = loaded ?? DemoToolbar.defaultConfig
         allowsRoot = loaded?.allowsRoot ?? false
+        sourceConfigs = config.buttons.compactMap { button in button.source.map { (button.id, $0) } }
+        quietChoices = Dictionary(config.buttons.map { ($0.id, $0.doNotDisturb) }, uniquingKeysWith: { first, _ in first })
+        usesDefaultSources = loaded == nil
         // Where each setting comes from: a flag, then the config file, then the desktop (live).
         sources.scale = options.scale != nil ? "flag" : config.scale != nil ? "config" : "default"
         sources.theme = options.themeFromFlag ? "flag" : config.theme != nil ? "config" : "default"
@@ -167,6 +178,7 @@ final class DemoApplication {
         // Give a reader half a second to take the last events (a script waiting for them after quit).
         control?.finish(timeout: exitStatus == .connectionLost ? 0.2 : 0.5)
         socket?.shutdown()
+        bindings?.stop()
         host = nil
         return exitStatus ?? .closed
     }
@@ -225,6 +237,7 @@ final class DemoApplication {
                 startDock(host)
                 control?.emit(ControlEvents.ready(host))
                 startSocket()
+                startSources(host)
                 startBusService(host)
             }
         case .badgeChanged(let button, let cause):
@@ -232,6 +245,7 @@ final class DemoApplication {
             control?.emit(change)
             socket?.broadcast(change.serialized)
             saved?.changed(button.id)
+            bindings?.changed(button.id, by: cause)
             busService?.badgeChanged(button)
         case .tooltipChanged(let info):
             control?.emit(ControlEvents.tooltip(info))

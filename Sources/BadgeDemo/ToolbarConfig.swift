@@ -33,6 +33,10 @@ struct ToolbarConfig: Sendable {
         var style: BadgeStyle
         /// Badge text format (maximum count, text length).
         var format: BadgeFormat
+        /// Where the count comes from, when something real feeds it.
+        var source: SourceConfig? = nil
+        /// How the badge shows while Do Not Disturb is on (default: a dot).
+        var doNotDisturb: DoNotDisturbDisplay = .dot
     }
 
     /// The buttons in reading order.
@@ -156,6 +160,15 @@ struct ToolbarConfig: Sendable {
                     button.format.maximumTextLength = length
                 }
             }
+            if let source = b["source"], source != .null {
+                button.source = try SourceConfig.parse(source, at: "\(at).source", fields: fields, fail: fail)
+            }
+            if let quiet = try fields.string(b["doNotDisturb"], "\(at).doNotDisturb") {
+                guard let display = DoNotDisturbDisplay(rawValue: quiet) else {
+                    throw fail("\(at).doNotDisturb", "must be hidden, dot or count, not \"\(quiet.prefix(40))\"")
+                }
+                button.doNotDisturb = display
+            }
             config.buttons.append(button)
         }
         return config
@@ -163,7 +176,7 @@ struct ToolbarConfig: Sendable {
 }
 
 /// Typed reads of optional JSON fields; a value of the wrong type names the field and what was expected.
-private struct ConfigFields {
+struct ConfigFields {
     let fail: (String, String) -> ToolbarConfig.Error
 
     func string(_ value: JSONValue?, _ field: String) throws(ToolbarConfig.Error) -> String? {

@@ -8,35 +8,47 @@ import Glibc
 package final class BusSourceConnection {
     /// The connection.
     package let bus: BusConnection
+    /// False when the connection is someone else's (shared): they poll and close it.
+    private let owned: Bool
 
     /// Connects (without blocking) to the bus at `address`.
     /// - Throws: ``SourceSetupError`` when the address cannot be used.
     package init(address: String, label: String) throws(SourceSetupError) {
         do {
             bus = BusConnection(address: try DBusAddress(address), label: label)
+            owned = true
         } catch {
             throw SourceSetupError("\(label): the bus address \"\(address.prefix(80))\" cannot be used (\(error))")
         }
     }
 
-    /// The descriptor, when the connection has one.
-    package var descriptors: [Int32] { bus.fileDescriptor.map { [$0] } ?? [] }
+    /// Uses `bus`, which its owner polls and closes (the application's session bus).
+    package init(sharing bus: BusConnection) {
+        self.bus = bus
+        owned = false
+    }
+
+    /// The descriptor, when the connection has one and is the source's own.
+    package var descriptors: [Int32] { owned ? bus.fileDescriptor.map { [$0] } ?? [] : [] }
 
     /// Seconds until the connection needs a turn: now while bytes wait to be written (the socket
     /// was full), else its own deadline.
     package var timeUntilDue: Double? {
+        guard owned else { return nil }
         if bus.interest.contains(.writable) { return 0.005 }
         return bus.timeUntilDeadline
     }
 
     /// Reads and writes what the socket allows.
     package func handleReadable() {
+        guard owned else { return }
         bus.service(EventLoop.Readiness(readable: true, writable: true, failed: false))
     }
 
     /// Acts on deadlines, and writes what waits once the socket really has room (asked of the
     /// kernel without waiting: the contract polls for readability only).
     package func handleDeadline() {
+        guard owned else { return }
         if let fd = bus.fileDescriptor, bus.interest.contains(.writable) {
             var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
             if poll(&entry, 1, 0) > 0 {
@@ -48,7 +60,7 @@ package final class BusSourceConnection {
     }
 
     /// Closes the connection.
-    package func close() { bus.close() }
+    package func close() { if owned { bus.close() } }
 }
 
 /// A source that cannot be set up (an unusable bus address, a bad desktop id), with the reason.

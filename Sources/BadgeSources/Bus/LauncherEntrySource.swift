@@ -34,14 +34,30 @@ public final class LauncherEntrySource: BadgeSource {
     /// `DBUS_SESSION_BUS_ADDRESS`); `displayName` names it in descriptions (default: the id).
     /// - Throws: ``SourceSetupError`` for an empty id or an unusable address.
     public init(desktopID: String, busAddress: String, displayName: String? = nil) throws(SourceSetupError) {
-        var id = desktopID
-        if id.hasSuffix(".desktop") { id.removeLast(".desktop".count) }
-        guard !id.isEmpty, !id.contains("/") else { throw SourceSetupError("launcher source: \"\(desktopID.prefix(80))\" is not a desktop id") }
+        let id = try Self.normalized(desktopID)
         self.desktopID = id
         applicationURI = "application://\(id).desktop"
         self.displayName = displayName ?? id
         connection = try BusSourceConnection(address: busAddress, label: "the session bus (launcher \(id))")
         reading = SourceReading(content: nil, description: "\(self.displayName) (launcher count)")
+    }
+
+    /// Listens on `bus`, a session-bus connection the application already polls.
+    /// - Throws: ``SourceSetupError`` for an empty id.
+    package init(desktopID: String, sharing bus: BusConnection, displayName: String? = nil) throws(SourceSetupError) {
+        let id = try Self.normalized(desktopID)
+        self.desktopID = id
+        applicationURI = "application://\(id).desktop"
+        self.displayName = displayName ?? id
+        connection = BusSourceConnection(sharing: bus)
+        reading = SourceReading(content: nil, description: "\(self.displayName) (launcher count)")
+    }
+
+    private static func normalized(_ desktopID: String) throws(SourceSetupError) -> String {
+        var id = desktopID
+        if id.hasSuffix(".desktop") { id.removeLast(".desktop".count) }
+        guard !id.isEmpty, !id.contains("/") else { throw SourceSetupError("launcher source: \"\(desktopID.prefix(80))\" is not a desktop id") }
+        return id
     }
 
     public func start() {

@@ -59,6 +59,15 @@ public final class NotificationSource: BadgeSource {
         reading = SourceReading(content: nil, description: "notifications")
     }
 
+    /// Asks its questions on `bus`, a session-bus connection the application already polls (the
+    /// monitor, which may send nothing, is a connection of its own to `busAddress`).
+    package init(sharing bus: BusConnection, busAddress: String, applications: [String] = []) {
+        address = busAddress
+        self.applications = applications
+        query = BusSourceConnection(sharing: bus)
+        reading = SourceReading(content: nil, description: "notifications")
+    }
+
     public func start() {
         guard !started else { return }
         started = true
@@ -223,12 +232,14 @@ public final class NotificationSource: BadgeSource {
             "type='method_return',sender='\(daemon)'",
             "type='signal',interface='\(Self.daemonName)',member='NotificationClosed'",
         ]
-        connection.bus.whenReady { [weak connection] _ in
-            var become = DBusMessage.call("org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                          interface: "org.freedesktop.DBus.Monitoring", member: "BecomeMonitor",
-                                          arguments: [.array(element: "s", rules.map { .string($0) }), .uint32(0)])
-            become.flags |= DBusMessage.noReplyExpectedFlag
-            connection?.bus.send(become)
+        connection.bus.whenReady { [weak self, weak connection] _ in
+            connection?.bus.call("org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus.Monitoring",
+                                 member: "BecomeMonitor", arguments: [.array(element: "s", rules.map { .string($0) }), .uint32(0)]) { reply in
+                // Monitoring from now on: what passed before it began is read once more (dunst's
+                // count); a refusal leaves the count to the traffic the query connection sees.
+                guard let self, reply != nil else { return }
+                if self.usesDunstCount { self.readDunst() }
+            }
         }
         connection.bus.listen { [weak self] message in self?.observe(message, daemon: daemon) }
     }

@@ -1,0 +1,237 @@
+import BadgeControl
+import BadgeCore
+import BadgeSources
+import BadgeX11
+import Glibc
+
+/// The buttons bound to real sources (issue 21): each reading shown as the button's content, with
+/// where it comes from and how far it can be trusted.
+///
+/// - A reading with content sets the badge (cause `source`) and makes it current; a stale one
+///   keeps the last good count in the stale style; a restored count is "last session" until its
+///   source first answers.
+/// - A change from elsewhere (a click, `--control`, the socket, D-Bus) overrides the source until
+///   its next reading, and says so.
+/// - A notifications source's Do Not Disturb shows every badge as its button chose (dot by default).
+/// - An optional binding (the defaults without a config file) shows nothing of its source until it
+///   has a value: a desktop without a notification daemon sees today's demo.
+///
+/// Not Sendable: the loop's thread only.
+final class SourceBindings {
+    /// One bound button.
+    final class Binding {
+        let buttonID: String
+        let config: SourceConfig
+        let source: any BadgeSource
+        /// Shows nothing until the source has a value (the defaults without a config file).
+        let optional: Bool
+        /// How the badge shows during Do Not Disturb.
+        let quiet: DoNotDisturbDisplay
+        /// What overrode the source's value since its last reading ("click", "control" …).
+        var overriddenBy: String?
+        /// True once a reading set the badge.
+        var applied = false
+
+        init(buttonID: String, config: SourceConfig, source: any BadgeSource, optional: Bool, quiet: DoNotDisturbDisplay) {
+            self.buttonID = buttonID
+            self.config = config
+            self.source = source
+            self.optional = optional
+            self.quiet = quiet
+        }
+    }
+
+    private(set) var bindings: [Binding] = []
+    private let group: SourceGroup
+    private weak var host: ToolbarHost?
+    private var toolbar: Toolbar
+    /// Do Not Disturb as the notification daemon says.
+    private(set) var doNotDisturb = false
+    /// Called with each line worth a warning (a source that cannot be set up).
+    var warn: (String) -> Void = { _ in }
+
+    init(host: ToolbarHost, toolbar: Toolbar) throws(SourceSetupError) {
+        group = try SourceGroup()
+        self.host = host
+        self.toolbar = toolbar
+    }
+
+    /// Adds the group to `loop`.
+    func attach(to loop: EventLoop) { group.attach(to: loop) }
+
+    /// Binds `buttonID` to a source made from `config` (not started when it cannot be made: warned).
+    /// A restored value is marked "last session" until the source answers.
+    func bind(_ buttonID: String, to config: SourceConfig, optional: Bool = false, quiet: DoNotDisturbDisplay = .dot,
+              sessionBus: BusConnection?) {
+        guard let button = toolbar.button(id: buttonID) else { return }
+        let source: any BadgeSource
+        switch Self.makeSource(config, sessionBus: sessionBus) {
+        case .failure(let error):
+            warn("\(buttonID): \(error)")
+            return
+        case .success(let made):
+            source = made
+        }
+        let binding = Binding(buttonID: buttonID, config: config, source: source, optional: optional, quiet: quiet)
+        bindings.append(binding)
+        if !optional, button.badge.value != .none { button.badge.confidence = .lastSession }
+        if let notifications = source as? NotificationSource {
+            notifications.onDoNotDisturbChange = { [weak self] on in self?.setDoNotDisturb(on) }
+        }
+        source.onChange = { [weak self, weak binding] reading in
+            guard let self, let binding else { return }
+            self.apply(reading, to: binding)
+        }
+        group.add(source)
+    }
+
+    static func makeSource(_ config: SourceConfig, sessionBus: BusConnection?) -> Result<any BadgeSource, SourceSetupError> {
+        let address = Environment.value("DBUS_SESSION_BUS_ADDRESS")
+        switch config {
+        case .maildir(let paths, let folders, let newOnly):
+            return .success(MaildirSource(paths: paths, folders: folders, newOnly: newOnly))
+        case .notmuch(let query):
+            return .success(NotmuchSource(query: query))
+        case .command(let arguments, let interval, let timeout):
+            return .success(CommandSource(arguments: arguments, interval: interval, timeout: timeout))
+        case .notifications(let applications):
+            guard let address else { return .failure(SourceSetupError("notifications need a session bus (DBUS_SESSION_BUS_ADDRESS)")) }
+            if let sessionBus { return .success(NotificationSource(sharing: sessionBus, busAddress: address, applications: applications)) }
+            do {
+                return .success(try NotificationSource(busAddress: address, applications: applications))
+            } catch {
+                return .failure(error)
+            }
+        case .launcher(let id):
+            guard let address else { return .failure(SourceSetupError("launcher counts need a session bus (DBUS_SESSION_BUS_ADDRESS)")) }
+            do {
+                if let sessionBus { return .success(try LauncherEntrySource(desktopID: id, sharing: sessionBus)) }
+                return .success(try LauncherEntrySource(desktopID: id, busAddress: address))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// The binding of `buttonID`, if any.
+    func binding(of buttonID: String) -> Binding? { bindings.first { $0.buttonID == buttonID } }
+
+    /// A change from elsewhere (not a source): the badge says it overrides its source.
+    func changed(_ buttonID: String, by cause: ChangeCause) {
+        guard cause != .source, let binding = binding(of: buttonID), binding.applied || !binding.optional,
+              let button = toolbar.button(id: buttonID) else { return }
+        binding.overriddenBy = cause.rawValue
+        button.badge.confidence = .current
+        button.badge.sourceDescription = "\(binding.source.reading.description), changed by \(cause.rawValue)"
+    }
+
+    /// Reads `buttonID`'s source again now (every source for nil); false for a button with none.
+    func refresh(_ buttonID: String?) -> Bool {
+        let chosen = buttonID.map { id in bindings.filter { $0.buttonID == id } } ?? bindings
+        for binding in chosen { binding.source.refresh() }
+        return !chosen.isEmpty
+    }
+
+    /// The toolbar was replaced (config reload): bindings of buttons that are gone stop.
+    func toolbarReplaced(_ new: Toolbar) {
+        toolbar = new
+        for binding in bindings where new.button(id: binding.buttonID) == nil { group.remove(binding.source) }
+        bindings.removeAll { new.button(id: $0.buttonID) == nil }
+        for binding in bindings { apply(binding.source.reading, to: binding) }
+        applyDoNotDisturb()
+    }
+
+    /// Stops every source.
+    func stop() {
+        for binding in bindings { group.remove(binding.source) }
+        bindings.removeAll()
+    }
+
+    private func apply(_ reading: SourceReading, to binding: Binding) {
+        guard let host, let button = toolbar.button(id: binding.buttonID) else { return }
+        if binding.optional && !binding.applied && reading.content == nil { return }
+        binding.overriddenBy = nil
+        button.badge.sourceDescription = reading.description
+        // A failing source keeps what it showed last (in the stale style), whatever it reports.
+        if let content = reading.content, !(reading.isStale && binding.applied) {
+            binding.applied = true
+            let shown = Self.badgeContent(content)
+            if button.badge.value != shown || button.badge.isBlinking {
+                host.change(button, cause: .source) { $0.value = shown }
+            }
+        }
+        let confidence: BadgeConfidence = reading.isStale ? .stale
+            : reading.content == nil ? (button.badge.confidence == .lastSession ? .lastSession : .current) : .current
+        if button.badge.confidence != confidence {
+            button.badge.confidence = confidence
+            host.invalidate()
+        }
+    }
+
+    /// A count of 0 shows no badge.
+    static func badgeContent(_ content: BadgeContent) -> BadgeContent {
+        if case .count(0) = content { return .none }
+        return content
+    }
+
+    private func setDoNotDisturb(_ on: Bool) {
+        guard on != doNotDisturb else { return }
+        doNotDisturb = on
+        applyDoNotDisturb()
+    }
+
+    /// Every badge as its button chose while Do Not Disturb lasts.
+    private func applyDoNotDisturb() {
+        guard let host else { return }
+        for button in toolbar.buttons {
+            let wanted: DoNotDisturbDisplay? = doNotDisturb ? (binding(of: button.id)?.quiet ?? quietDefault(of: button.id)) : nil
+            guard button.badge.format.doNotDisturb != wanted else { continue }
+            host.change(button, cause: .source) { $0.format.doNotDisturb = wanted }
+        }
+    }
+
+    /// The per-button choices of unbound buttons (from the config), by id.
+    var quietChoices: [String: DoNotDisturbDisplay] = [:]
+    private func quietDefault(of id: String) -> DoNotDisturbDisplay { quietChoices[id] ?? .dot }
+
+    /// `state`'s `source` of a bound button.
+    func state(of buttonID: String, now: Double = SourceBindings.realtime) -> JSONValue {
+        guard let binding = binding(of: buttonID), binding.applied || !binding.optional else { return .null }
+        let reading = binding.source.reading
+        var fields: [(String, JSONValue)] = [("kind", .string(binding.config.kind)), ("description", .string(reading.description))]
+        if let updated = reading.updated {
+            fields.append(("updated", .double(updated)))
+            fields.append(("age", .double(max(0, (now - updated) * 10).rounded() / 10)))
+        }
+        fields.append(("stale", .bool(reading.isStale)))
+        if let error = reading.error { fields.append(("error", .string(error))) }
+        if let cause = binding.overriddenBy { fields.append(("overriddenBy", .string(cause))) }
+        return .object(fields)
+    }
+
+    /// "from ~/Maildir/INBOX, 2 s ago" (or why it cannot be trusted), for `explain`.
+    func explanation(of buttonID: String, now: Double = SourceBindings.realtime) -> String? {
+        guard let binding = binding(of: buttonID), binding.applied || !binding.optional else { return nil }
+        let reading = binding.source.reading
+        var parts = ["from \(reading.description)"]
+        if let updated = reading.updated { parts.append(Self.age(now - updated)) } else { parts.append("no reading yet") }
+        if let cause = binding.overriddenBy { parts.append("overridden by \(cause) until its next reading") }
+        if reading.isStale { parts.append("not up to date" + (reading.error.map { ": \($0)" } ?? "")) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// "2 s ago", "3 min ago", "5 h ago".
+    static func age(_ seconds: Double) -> String {
+        let s = max(0, Int(seconds.rounded()))
+        if s < 60 { return "\(s) s ago" }
+        if s < 3600 { return "\(s / 60) min ago" }
+        return "\(s / 3600) h ago"
+    }
+
+    /// CLOCK_REALTIME in seconds.
+    static var realtime: Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,99 @@
+import BadgeIO
+import CGlibcExtras
+import Glibc
+
+/// Sources on a BadgeIO ``EventLoop``: one loop source (an epoll descriptor holding every
+/// source's descriptors, kept in step before each wait), one deadline (the earliest source's) and
+/// one preparation (the sources that are due get their turn). Idle sources cost the loop nothing.
+///
+/// Not Sendable: the loop's thread only.
+public final class SourceGroup {
+    /// The sources, in the order added.
+    public private(set) var sources: [any BadgeSource] = []
+    private let epoll: Int32
+    /// Each watched descriptor, with the index of the source it belongs to.
+    private var watched: [Int32: Int] = [:]
+    private var events = [epoll_event](repeating: epoll_event(), count: 32)
+
+    /// Creates an empty group.
+    /// - Throws: ``SourceSetupError`` when the kernel gives no epoll descriptor.
+    public init() throws(SourceSetupError) {
+        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epoll >= 0 else { throw SourceSetupError("the sources' epoll descriptor: \(String(cString: strerror(errno)))") }
+    }
+
+    deinit {
+        for source in sources { source.stop() }
+        close(epoll)
+    }
+
+    /// Adds `source` and starts it (its first reading comes at once).
+    public func add(_ source: any BadgeSource) {
+        sources.append(source)
+        source.start()
+        synchronize()
+    }
+
+    /// Stops and removes `source`.
+    public func remove(_ source: any BadgeSource) {
+        source.stop()
+        sources.removeAll { $0 === source }
+        synchronize()
+    }
+
+    /// Adds the group to `loop` (named "sources").
+    public func attach(to loop: EventLoop) {
+        loop.add(EventLoop.Source(name: "sources", descriptor: { [weak self] in self?.epoll }, interest: { .readable },
+                                  handle: { [weak self] _ in self?.dispatch() }))
+        loop.addDeadline(named: "sources") { [weak self] in self?.timeUntilDue }
+        loop.addPreparation(named: "sources") { [weak self] in
+            self?.runDue()
+            self?.synchronize()
+            return false
+        }
+    }
+
+    /// Seconds until the earliest source is due; nil when none has a deadline.
+    public var timeUntilDue: Double? {
+        sources.compactMap(\.timeUntilDue).min()
+    }
+
+    /// Gives each due source its turn.
+    public func runDue() {
+        for source in sources {
+            if let due = source.timeUntilDue, due <= 0 { source.handleDeadline() }
+        }
+    }
+
+    /// Hands each ready descriptor to its source.
+    private func dispatch() {
+        let count = epoll_wait(epoll, &events, Int32(events.count), 0)
+        guard count > 0 else { return }
+        for event in events[0..<Int(count)] {
+            let descriptor = event.data.fd
+            guard let index = watched[descriptor], index < sources.count else { continue }
+            sources[index].handle(readable: descriptor)
+        }
+        synchronize()
+    }
+
+    /// Makes the epoll set hold exactly the sources' descriptors now.
+    private func synchronize() {
+        var wanted: [Int32: Int] = [:]
+        for (index, source) in sources.enumerated() {
+            for descriptor in source.descriptors where descriptor >= 0 { wanted[descriptor] = index }
+        }
+        for (descriptor, _) in watched where wanted[descriptor] == nil {
+            epoll_ctl(epoll, EPOLL_CTL_DEL, descriptor, nil)
+        }
+        // Every wanted descriptor is added again (EEXIST when it is there): one closed and
+        // reopened under the same number left the set when it was closed.
+        for (descriptor, _) in wanted {
+            var event = epoll_event()
+            event.events = UInt32(EPOLLIN.rawValue)
+            event.data.fd = descriptor
+            epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event)
+        }
+        watched = wanted
+    }
+}

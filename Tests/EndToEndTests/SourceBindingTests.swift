@@ -1,0 +1,186 @@
+import BadgeCore
+import BadgeControl
+import Glibc
+import Testing
+import XvfbHarness
+
+/// badge-demo's buttons bound to real sources (issue 21): Maildir deliveries by Python's `mailbox`,
+/// command sources, the last session's counts, Do Not Disturb from a real dunst, launcher counts.
+@Suite("E2E: buttons bound to sources", .endToEnd(minutes: 3))
+struct SourceBindingTests {
+    /// A private folder for a test's config, Maildir and state.
+    final class Folder {
+        let path: String
+        init(_ name: String) throws {
+            path = try Artifacts.path(for: "sources-\(name)-\(getpid())")
+            removeTree(path)
+            #expect(mkdir(path, 0o700) == 0)
+        }
+        deinit { removeTree(path) }
+
+        func write(_ name: String, _ text: String) {
+            let file = fopen(path + "/" + name, "w")
+            fputs(text, file)
+            fclose(file)
+        }
+
+        /// Runs Python with `mailbox` on the Maildir `name` (created when missing).
+        func mailbox(_ name: String, _ body: String) throws {
+            let script = "import mailbox, sys\nm = mailbox.Maildir(sys.argv[1], create=True)\n" + body
+            let python = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", script, path + "/" + name])
+            #expect(python.waitForExit(timeout: 20) == .exited(0), "\(python.stderrText)")
+        }
+    }
+
+    static func waitFor(_ s: DemoSession, timeout: Double = 10, _ what: String, _ condition: (AppState) throws -> Bool) throws -> AppState {
+        let deadline = Deadline(seconds: timeout)
+        while true {
+            let state = try s.state()
+            if try condition(state) { return state }
+            if deadline.hasPassed { throw HarnessError("\(what): not within \(timeout) s; last state: \(state.buttons.map { $0.json })") }
+            _ = try? s.app.readEvent(named: "change", timeout: 0.2)
+        }
+    }
+
+    @Test("Maildir: deliveries, reading (cur/ with S) and deletes counted exactly; a producer overrides and says so; explain says where and when")
+    func maildir() throws {
+        let f = try Folder("maildir")
+        try f.mailbox("Mail", "for i in range(3): m.add('Subject: %d\\n\\nbody' % i)")
+        f.write("config.json", #"{"buttons": [{"id": "mail", "icon": "mail", "label": "Mail", "source": {"maildir": "\#(f.path)/Mail"}}, {"id": "bell", "icon": "bell"}]}"#)
+        let s = try DemoSession("source-maildir", arguments: ["--config", f.path + "/config.json", "--no-state"])
+        var state = try Self.waitFor(s, "three unread") { try $0.button("mail").count == 3 }
+        let mail = try state.button("mail")
+        #expect(mail.description == "Mail, 3 unread, from \(f.path)/Mail", "\(mail.description)")
+        #expect(mail.json["source"]?["kind"]?.string == "maildir" && mail.json["confidence"]?.string == "current")
+        // The first message read by a mail client: moved to cur/ with the S flag.
+        try f.mailbox("Mail", "k = sorted(m.keys())[0]\nmsg = m[k]\nmsg.set_subdir('cur')\nmsg.add_flag('S')\nm[k] = msg")
+        state = try Self.waitFor(s, "two unread after reading one") { try $0.button("mail").count == 2 }
+        // Trashed, then deleted: still two, then one.
+        try f.mailbox("Mail", "k = sorted(m.keys())[1]\nmsg = m[k]\nmsg.set_subdir('cur')\nmsg.add_flag('T')\nm[k] = msg")
+        state = try Self.waitFor(s, "a trashed message does not count") { try $0.button("mail").count == 1 }
+        // A producer overrides the source until its next reading, and the badge says so.
+        try s.command("set mail 40")
+        state = try Self.waitFor(s, "overridden") { try $0.button("mail").json["source"]?["overriddenBy"]?.string == "control" }
+        #expect(try state.button("mail").description.contains("changed by control"))
+        try s.command("explain mail")
+        let explained = try s.app.readEvent(named: "explain", timeout: 10)
+        let text = explained["text"]?.string ?? ""
+        #expect(text.hasPrefix("Mail, 40 unread, from \(f.path)/Mail, ") && text.contains(" s ago") && text.contains("overridden by control"), "\(text)")
+        try f.mailbox("Mail", "m.add('Subject: late\\n\\nbody')")
+        state = try Self.waitFor(s, "the source's next reading wins") { try $0.button("mail").count == 2 }
+        #expect(try state.button("mail").json["source"]?["overriddenBy"] == nil)
+        // The bell has no source: explain says so.
+        try s.command("explain bell")
+        #expect(try s.app.readEvent(named: "explain", timeout: 10)["source"]?.isNull == true)
+        // The folder goes away (an unmounted disk, a sync tool replacing it): the count is kept but
+        // marked, and the badge drawn grey.
+        #expect(rename(f.path + "/Mail", f.path + "/Mail.away") == 0)
+        state = try Self.waitFor(s, "stale once the folder is gone") { try $0.button("mail").json["confidence"]?.string == "stale" }
+        let stale = try state.button("mail")
+        #expect(stale.count == 2 && stale.description.hasSuffix("not up to date"), "\(stale.description)")
+        try s.sync()
+        let badge = try #require(stale.badge)
+        let pixels = try s.x.capture(window: s.window, rect: badge)
+        #expect(pixels.count(where: isBadgeRed) == 0, "a stale badge is not drawn red")
+        #expect(pixels.count { $0.r == 117 && $0.g == 117 && $0.b == 117 } > 20, "it is drawn in the stale grey")
+    }
+
+    @Test("Commands: a count, a failure (stale, with the reason), refresh on demand; a restored count is 'last session' until its command answers")
+    func commands() throws {
+        let f = try Folder("commands")
+        let marker = f.path + "/runs"
+        f.write("config.json", #"""
+            {"buttons": [{"id": "ci", "icon": "updates", "label": "CI", "source": {"command": "echo run >> \#(marker); sleep 1; echo 4"}},
+                         {"id": "bad", "icon": "bell", "label": "Bad", "source": {"command": ["/bin/sh", "-c", "echo oops >&2; exit 3"]}},
+                         {"id": "junk", "icon": "chat", "label": "Junk", "source": {"command": "echo not-a-number"}}]}
+            """#)
+        f.write("state.json", #"{"version": 1, "buttons": {"ci": {"kind": "count", "count": 7}}}"#)
+        let s = try DemoSession("source-commands", arguments: ["--config", f.path + "/config.json", "--state", f.path + "/state.json"])
+        // The restored 7 is shown as last session while the command runs (a second).
+        let first = try s.state().button("ci")
+        #expect(first.count == 7 && first.json["confidence"]?.string == "lastSession", "\(first.json)")
+        #expect(first.description.hasSuffix("last session"), "\(first.description)")
+        let state = try Self.waitFor(s, "the command's count") { try $0.button("ci").count == 4 }
+        #expect(try state.button("ci").json["confidence"]?.string == "current")
+        let bad = try state.button("bad")
+        #expect(bad.json["confidence"]?.string == "stale" && bad.contentKind == "none", "never a confident number: \(bad.json)")
+        #expect(bad.json["source"]?["error"]?.string?.contains("status 3") == true, "\(bad.json)")
+        let junk = try state.button("junk")
+        #expect(junk.json["source"]?["stale"]?.bool == true && junk.json["source"]?["error"] != nil, "\(junk.json)")
+        // Refresh runs it again: one more line in the marker file.
+        let before = (try? String(decoding: readProcFile(marker), as: UTF8.self))?.split(separator: "\n").count ?? 0
+        try s.command("refresh ci")
+        let deadline = Deadline(seconds: 10)
+        var runs = before
+        while runs == before, !deadline.hasPassed {
+            try s.sync()
+            runs = (try? String(decoding: readProcFile(marker), as: UTF8.self))?.split(separator: "\n").count ?? 0
+        }
+        #expect(runs == before + 1)
+        try s.command("refresh nosuch")
+        #expect(try s.app.readEvent(named: "error", timeout: 10)["reason"]?.string?.contains("unknown button") == true)
+    }
+
+    @Test("Do Not Disturb from dunst: badges show as each button chose (dot by default, hidden when asked) while it lasts")
+    func doNotDisturb() throws {
+        guard findOnPath("dunst") != nil, findOnPath("dunstctl") != nil else { return }
+        let f = try Folder("dnd")
+        try f.mailbox("Mail", "for i in range(5): m.add('Subject: %d\\n\\nbody' % i)")
+        f.write("config.json", #"""
+            {"buttons": [{"id": "bell", "icon": "bell", "source": {"notifications": true}},
+                         {"id": "mail", "icon": "mail", "source": {"maildir": "\#(f.path)/Mail"}},
+                         {"id": "chat", "icon": "chat", "doNotDisturb": "hidden", "content": {"kind": "count", "count": 2}}]}
+            """#)
+        let bus = try SessionBus()
+        var daemon: ChildProcess?
+        defer { daemon?.kill(SIGKILL); daemon?.waitForExit(timeout: 5) }
+        let s = try DemoSession("source-dnd", arguments: ["--config", f.path + "/config.json", "--no-state"],
+                                environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]) { server, _ in
+            daemon = try ChildProcess(executable: "dunst", arguments: [],
+                                      environment: .inherited(adding: ["DISPLAY": server.display, "DBUS_SESSION_BUS_ADDRESS": bus.address]))
+            try bus.waitForOwner(of: "org.freedesktop.Notifications")
+        }
+        func dunst(_ arguments: [String]) throws {
+            let tool = try ChildProcess(executable: arguments[0], arguments: Array(arguments.dropFirst()),
+                                        environment: .inherited(adding: ["DBUS_SESSION_BUS_ADDRESS": bus.address]))
+            #expect(tool.waitForExit(timeout: 10) == .exited(0), "\(arguments): \(tool.stderrText)")
+        }
+        try dunst(["notify-send", "-u", "critical", "one"])
+        try dunst(["notify-send", "-u", "critical", "two"])
+        var state = try Self.waitFor(s, "the bell counts dunst's notifications") { try $0.button("bell").count == 2 && $0.button("mail").count == 5 }
+        #expect(try state.button("bell").description.contains("in dunst"))
+        try dunst(["dunstctl", "set-paused", "true"])
+        state = try Self.waitFor(s, "Do Not Disturb") { try $0.button("mail").text == "" && $0.button("mail").badge != nil }
+        #expect(try state.button("bell").badge != nil && state.button("bell").text == "", "a dot, without a number")
+        #expect(try state.button("chat").badge == nil, "hidden, as the config asks")
+        #expect(try state.button("mail").count == 5, "the count is kept underneath")
+        try dunst(["dunstctl", "set-paused", "false"])
+        state = try Self.waitFor(s, "Do Not Disturb ended") { try $0.button("mail").text == "5" && $0.button("chat").text == "2" }
+    }
+
+    @Test("A launcher count (python3-dbus sender) shows on its button and goes when the sender leaves")
+    func launcherHub() throws {
+        let f = try Folder("hub")
+        f.write("config.json", #"{"buttons": [{"id": "chat", "icon": "chat", "label": "Chat", "source": {"launcher": "org.example.Chat"}}]}"#)
+        let bus = try SessionBus()
+        let s = try DemoSession("source-hub", arguments: ["--config", f.path + "/config.json", "--no-state"],
+                                environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        _ = try Self.waitFor(s, "the launcher source is waiting") { try $0.button("chat").json["source"]?["kind"]?.string == "launcher" }
+        let app = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", LauncherEntrySourceTests.sender, bus.address, "org.example.Chat"])
+        defer { app.kill(SIGKILL); app.waitForExit(timeout: 5) }
+        #expect(try app.readLine(timeout: 10) == "ready")
+        // Until the source's match rule is in, a broadcast can be missed: send until it shows.
+        let deadline = Deadline(seconds: 10)
+        var shown = false
+        while !shown, !deadline.hasPassed {
+            try app.writeLine("count 23")
+            _ = try app.readLine(timeout: 10)
+            shown = (try? s.state().button("chat").count) == 23
+        }
+        #expect(shown)
+        app.closeStdin()
+        #expect(app.waitForExit(timeout: 10) == .exited(0))
+        let state = try Self.waitFor(s, "the count goes with its sender") { try $0.button("chat").contentKind == "none" }
+        #expect(try state.button("chat").description.contains("left the bus"))
+    }
+}
