@@ -14,7 +14,7 @@ enum ControlEvents {
     static func change(_ button: ToolbarButton, cause: ChangeCause) -> JSONValue {
         .object([("event", .string("change")), ("id", .string(button.id)), ("cause", .string(cause.rawValue)),
                  ("content", content(button.badge.value, blinking: button.badge.isBlinking)),
-                 ("text", .string(shownText(button.badge.label)))])
+                 ("text", .string(shownText(button.badge.label))), ("description", .string(button.badge.accessibilityDescription))])
     }
 
     /// `tooltip`: shown (with its text and frame) or hidden.

@@ -251,6 +251,7 @@ final class DemoApplication {
             control?.emit(ControlEvents.tooltip(info))
         case .urgencyChanged(let on):
             control?.emit(ControlEvents.urgent(on))
+            socket?.broadcast(ControlEvents.urgent(on).serialized)
         case .closeRequested:
             quit(.closed)
         case .detached:

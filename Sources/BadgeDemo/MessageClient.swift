@@ -25,12 +25,13 @@ enum MessageClient {
         var socketPath: String?
         var user: String?
         var watch = false
+        var format = BarFormat.json
         var help = false
         var command: [String] = []
     }
 
     static let usage = """
-        usage: badge-demo msg [--profile NAME | --state FILE | --socket PATH] [--user NAME] [--watch] [COMMAND...]
+        usage: badge-demo msg [--profile NAME | --state FILE | --socket PATH] [--user NAME] [--watch [--format F]] [COMMAND...]
           COMMAND: set ID N, inc ID [N], dec ID [N], text ID TEXT, dot ID [blink], clear ID|all, state,
                    sync TOKEN, activate, quit; without one, each line of standard input is sent
           --profile NAME   the instance started with --profile NAME (default: the default profile)
@@ -38,6 +39,8 @@ enum MessageClient {
           --socket PATH    the socket at PATH
           --user NAME      NAME's instance, through /run/user/UID (for root; NAME must allow root)
           --watch          print the instance's events as JSON lines until interrupted
+          --format F       with --watch: json (default), or a line per change for polybar, i3bar
+                           (i3blocks' persistent JSON) or waybar (return-type json)
         exit status: 0 ok, 1 no running instance, 2 bad command or refused, 3 connection lost
         """
 
@@ -58,6 +61,11 @@ enum MessageClient {
             }
             switch argument {
             case "--watch": options.watch = true
+            case "--format":
+                guard let text = value(), let format = BarFormat(rawValue: text) else {
+                    return .failure(.init(message: "--format must be one of \(BarFormat.allCases.map(\.rawValue).joined(separator: ", "))"))
+                }
+                options.format = format
             case "--help", "-h": options.help = true
             case "--": options.command = Array(arguments[(index + 1)...]); index = arguments.count; continue
             case "--profile", "--state", "--socket", "--user":
@@ -128,13 +136,23 @@ enum MessageClient {
         if options.watch {
             let status = exchange("subscribe", with: client)
             guard status == .ok else { return status }
+            var model = BarFormat.Model()
+            var last: String?
             while true {
                 do {
                     guard let event = try client.readLine(timeout: nil) else {
                         StandardError.write("badge-demo msg: the instance closed the connection")
                         return .connectionLost
                     }
-                    StandardError.write(event, to: 1)
+                    guard options.format != .json else {
+                        StandardError.write(event, to: 1)
+                        continue
+                    }
+                    // A bar's line only when what it shows changed.
+                    guard let parsed = try? JSONValue.parse(Array(event.utf8)), model.apply(parsed),
+                          let line = options.format.line(model), line != last else { continue }
+                    last = line
+                    StandardError.write(line, to: 1)
                 } catch {
                     StandardError.write("badge-demo msg: \(error)")
                     return .connectionLost

@@ -1,0 +1,117 @@
+import BadgeControl
+import BadgeCore
+import Glibc
+import Testing
+import XvfbHarness
+
+/// `badge-demo msg --watch --format …`: the counts as polybar, waybar and i3blocks read them, and a
+/// real polybar fed by it (issue 22, part 2).
+@Suite("E2E: count stream for bars", .endToEnd(minutes: 2))
+struct BarStreamTests {
+    static func runtimeFolder(_ name: String) throws -> String {
+        let path = try Artifacts.path(for: "bar-\(name)-\(getpid())")
+        removeTree(path)
+        #expect(mkdir(path, 0o700) == 0)
+        return path
+    }
+
+    static func watch(_ format: String, runtime: String) throws -> ChildProcess {
+        try ChildProcess(executable: BuiltProducts.executable(named: "badge-demo"), arguments: ["msg", "--watch", "--format", format],
+                         environment: .inherited(adding: ["XDG_RUNTIME_DIR": runtime], removing: ["DISPLAY"]))
+    }
+
+    @Test("Each format: the state at once, then one line per change, in that bar's own shape; urgency shown")
+    func formats() throws {
+        let runtime = try Self.runtimeFolder("formats")
+        defer { removeTree(runtime) }
+        let s = try DemoSession("bar-formats", arguments: ["--no-state"], environment: ["XDG_RUNTIME_DIR": runtime])
+        let polybar = try Self.watch("polybar", runtime: runtime)
+        let waybar = try Self.watch("waybar", runtime: runtime)
+        let i3bar = try Self.watch("i3bar", runtime: runtime)
+        defer { for child in [polybar, waybar, i3bar] { child.kill(SIGKILL); child.waitForExit(timeout: 5) } }
+        #expect(try polybar.readLine(timeout: 10) == "Notifications 3 · Mail 12 · Chat New · Updates •")
+        let firstWaybar = try JSONValue(parsing: try #require(try waybar.readLine(timeout: 10)))
+        #expect(firstWaybar["text"]?.string == "Notifications 3 · Mail 12 · Chat New · Updates •")
+        #expect(firstWaybar["tooltip"]?.string == "Notifications, 3 unread\nMail, 12 unread\nChat, New\nUpdates, new")
+        #expect(firstWaybar["class"]?.string == "unread")
+        let firstI3 = try JSONValue(parsing: try #require(try i3bar.readLine(timeout: 10)))
+        #expect(firstI3["full_text"]?.string == "Notifications 3 · Mail 12 · Chat New · Updates •")
+        #expect(firstI3["short_text"]?.string == "15" && firstI3["urgent"]?.bool == false)
+        // One line per change; a command that changes nothing adds none.
+        try s.command("set mail 5")
+        try s.command("set mail 5")
+        try s.command("clear chat")
+        #expect(try polybar.readLine(timeout: 10) == "Notifications 3 · Mail 5 · Chat New · Updates •")
+        #expect(try polybar.readLine(timeout: 10) == "Notifications 3 · Mail 5 · Updates •")
+        _ = try waybar.readLine(timeout: 10)
+        let cleared = try JSONValue(parsing: try #require(try waybar.readLine(timeout: 10)))
+        #expect(cleared["tooltip"]?.string == "Notifications, 3 unread\nMail, 5 unread\nChat\nUpdates, new")
+        _ = try i3bar.readLine(timeout: 10)
+        #expect(try JSONValue(parsing: try #require(try i3bar.readLine(timeout: 10)))["short_text"]?.string == "8")
+        // Urgency (a count rises while the window is unfocused): polybar in the badge colour,
+        // waybar's class, i3bar's urgent.
+        try s.x.setInputFocus(window: s.x.root)
+        try s.command("inc bell")
+        var urgentLine = ""
+        while !urgentLine.contains("Notifications 4"), let line = try polybar.readLine(timeout: 10) { urgentLine = line }
+        #expect(urgentLine == "%{F#E53935}Notifications 4 · Mail 5 · Updates •%{F-}")
+        var urgentWaybar: JSONValue?
+        while urgentWaybar?["class"]?.string != "urgent", let line = try waybar.readLine(timeout: 10) { urgentWaybar = try JSONValue(parsing: line) }
+        #expect(urgentWaybar?["class"]?.string == "urgent")
+        var urgentI3: JSONValue?
+        while urgentI3?["urgent"]?.bool != true, let line = try i3bar.readLine(timeout: 10) { urgentI3 = try JSONValue(parsing: line) }
+        #expect(urgentI3?["urgent"]?.bool == true)
+        // Markup in a label is escaped for waybar (Pango markup), tags for polybar defused.
+        try s.command("text chat <b>%{F#000}")
+        var escaped: JSONValue?
+        while escaped?["text"]?.string?.contains("Chat") != true, let line = try waybar.readLine(timeout: 10) { escaped = try JSONValue(parsing: line) }
+        #expect(escaped?["text"]?.string?.contains("Chat &lt;b&gt;%{F#") == true, "\(escaped.map { "\($0)" } ?? "")")
+        var polybarLine = ""
+        while !polybarLine.contains("Chat"), let line = try polybar.readLine(timeout: 10) { polybarLine = line }
+        #expect(polybarLine.contains("Chat <b>% {F#") && !polybarLine.contains("<b>%{"), "\(polybarLine)")
+    }
+
+    @Test("A real polybar shows the stream in a custom/script module with tail = true")
+    func realPolybar() throws {
+        guard findOnPath("polybar") != nil else { return }
+        let runtime = try Self.runtimeFolder("polybar")
+        defer { removeTree(runtime) }
+        let s = try DemoSession("bar-polybar", arguments: ["--no-state"], environment: ["XDG_RUNTIME_DIR": runtime])
+        let demo = try BuiltProducts.executable(named: "badge-demo")
+        let config = runtime + "/polybar.ini"
+        let file = fopen(config, "w")
+        fputs("""
+            [bar/test]
+            width = 600
+            height = 24
+            offset-y = 400
+            background = #222222
+            foreground = #ffffff
+            font-0 = DejaVu Sans:size=10
+            modules-left = badges
+            override-redirect = true
+
+            [module/badges]
+            type = custom/script
+            exec = \(demo) msg --watch --format polybar
+            tail = true
+
+            """, file)
+        fclose(file)
+        let bar = try ChildProcess(executable: "polybar", arguments: ["--config=\(config)", "test"],
+                                   environment: .inherited(adding: ["DISPLAY": s.server.display, "XDG_RUNTIME_DIR": runtime]))
+        defer { bar.kill(SIGTERM); bar.waitForExit(timeout: 5) }
+        let region = PixelRect(x: 0, y: 400, width: 600, height: 24)
+        func textPixels() throws -> Int { try s.x.capture(window: s.x.root, rect: region).count { $0.r > 200 && $0.g > 200 && $0.b > 200 } }
+        let deadline = Deadline(seconds: 15)
+        while try textPixels() < 50, !deadline.hasPassed { try s.x.sync() }
+        let before = try s.x.capture(window: s.x.root, rect: region)
+        let shown = try textPixels()
+        #expect(shown >= 50, "polybar shows the counts: \(bar.stderrText.suffix(400))")
+        try before.writePPM(to: try Artifacts.path(for: "polybar-bar.ppm"))
+        try s.command("set mail 77")
+        let changed = Deadline(seconds: 10)
+        while try s.x.capture(window: s.x.root, rect: region) == before, !changed.hasPassed { try s.x.sync() }
+        #expect(try s.x.capture(window: s.x.root, rect: region) != before, "the bar follows the change")
+    }
+}
