@@ -47,11 +47,14 @@ extension DemoApplication {
         return found
     }
 
-    /// `$MAILDIR`, else `~/Maildir`, when it is a folder.
+    /// `$MAILDIR` when it is set (the user said where their mail is), else `~/Maildir`, when it is a folder.
     static func defaultMaildir() -> String? {
         var candidates: [String] = []
-        if let maildir = Environment.value("MAILDIR"), maildir.hasPrefix("/") { candidates.append(maildir) }
-        if let home = Environment.value("HOME"), home.hasPrefix("/") { candidates.append(home + "/Maildir") }
+        if let maildir = Environment.value("MAILDIR") {
+            candidates = maildir.hasPrefix("/") ? [maildir] : []
+        } else if let home = Environment.value("HOME"), home.hasPrefix("/") {
+            candidates = [home + "/Maildir"]
+        }
         for path in candidates {
             var info = stat()
             if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return path }

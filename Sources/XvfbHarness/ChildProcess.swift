@@ -176,6 +176,8 @@ public final class ChildProcess {
                         mkdir(path, 0o700)
                         entries.append("\(name)=\(path)")
                     }
+                    // Nor the user's mail: badge-demo follows $MAILDIR (here a folder that does not exist).
+                    if !entries.contains(where: { $0.hasPrefix("MAILDIR=") }) { entries.append("MAILDIR=\(folder)/no-maildir") }
                 }
             }
             let envp = entries.map { strdup($0) }
