@@ -183,4 +183,29 @@ struct SourceBindingTests {
         let state = try Self.waitFor(s, "the count goes with its sender") { try $0.button("chat").contentKind == "none" }
         #expect(try state.button("chat").description.contains("left the bus"))
     }
+
+    @Test("No config: the bell follows the notification daemon on the bus, mail follows $MAILDIR; the rest is today's demo")
+    func defaults() throws {
+        guard findOnPath("dunst") != nil else { return }
+        let f = try Folder("defaults")
+        try f.mailbox("Maildir", "for i in range(4): m.add('Subject: %d\\n\\nbody' % i)")
+        let bus = try SessionBus()
+        var daemon: ChildProcess?
+        defer { daemon?.kill(SIGKILL); daemon?.waitForExit(timeout: 5) }
+        let s = try DemoSession("source-defaults", arguments: ["--no-state"],
+                                environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "MAILDIR": f.path + "/Maildir"]) { server, _ in
+            daemon = try ChildProcess(executable: "dunst", arguments: [],
+                                      environment: .inherited(adding: ["DISPLAY": server.display, "DBUS_SESSION_BUS_ADDRESS": bus.address]))
+            try bus.waitForOwner(of: "org.freedesktop.Notifications")
+        }
+        let state = try Self.waitFor(s, "bell and mail bound") {
+            try $0.button("bell").json["source"]?["kind"]?.string == "notifications" && $0.button("mail").count == 4
+        }
+        #expect(try state.button("bell").contentKind == "none", "no notification waits: no badge")
+        #expect(try state.button("chat").text == "New" && state.button("updates").contentKind == "dot", "the rest is the demo's")
+        let notify = try ChildProcess(executable: "notify-send", arguments: ["-u", "critical", "hello"],
+                                      environment: .inherited(adding: ["DBUS_SESSION_BUS_ADDRESS": bus.address]))
+        #expect(notify.waitForExit(timeout: 10) == .exited(0))
+        _ = try Self.waitFor(s, "the bell counts it") { try $0.button("bell").count == 1 }
+    }
 }
