@@ -220,6 +220,11 @@ do {
         try benchOutside(demo: try BuiltProducts.executable(named: "badge-demo"), rounds: max(1, rounds))
         exit(0)
     }
+    if getenv("BADGE_BENCH_ONLY").map({ String(cString: $0) }) == "sources" {
+        let rounds = getenv("BADGE_BENCH_ROUNDS").flatMap { Int(String(cString: $0)) } ?? 3
+        try SourcesBenchmark.run(demo: try BuiltProducts.executable(named: "badge-demo"), rounds: max(1, rounds))
+        exit(0)
+    }
     if getenv("BADGE_BENCH_ONLY").map({ String(cString: $0) }) == "producers" {
         let rounds = getenv("BADGE_BENCH_ROUNDS").flatMap { Int(String(cString: $0)) } ?? 3
         try ProducerBenchmark.run(demo: try BuiltProducts.executable(named: "badge-demo"), runs: max(1, rounds))
@@ -246,6 +251,7 @@ do {
     try benchOrderFile(demo: demo)
     let rounds = getenv("BADGE_BENCH_ROUNDS").flatMap { Int(String(cString: $0)) } ?? 3
     try ProducerBenchmark.run(demo: demo, runs: max(1, rounds))
+    try SourcesBenchmark.run(demo: demo, rounds: max(1, rounds))
     try benchOutside(demo: demo, rounds: max(1, rounds))
 } catch {
     print("badge-bench: \(error)")
