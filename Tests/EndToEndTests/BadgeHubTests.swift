@@ -143,11 +143,7 @@ private final class TemporaryTree {
     let path: String
 
     init(_ name: String) throws {
-        var template = Array("/tmp/badgekit-\(name)-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) else {
-            throw HarnessError("mkdtemp failed: errno \(errno)")
-        }
-        path = String(cString: made)
+        path = try makeTemporaryFolder(name)
     }
 
     deinit { removeTree(path) }
