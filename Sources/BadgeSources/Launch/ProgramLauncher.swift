@@ -100,11 +100,8 @@ public final class ProgramLauncher {
     /// Reaps every launched program that has ended (`waitpid(WNOHANG)`, never blocking) and stops
     /// watching it.
     public func reapEnded() {
-        if epoll >= 0 {
-            // Empty the set's readiness: the pidfds of ended programs are dropped below.
-            var events = [epoll_event](repeating: epoll_event(), count: 16)
-            while epoll_wait(epoll, &events, Int32(events.count), 0) == Int32(events.count) {}
-        }
+        // The set is level-triggered: it stops being readable once the ended programs' pidfds,
+        // dropped below, are out of it. Nothing needs to be read from it.
         children.removeAll { child in
             var status: Int32 = 0
             var got: pid_t
