@@ -3,8 +3,10 @@ import BadgeResources
 import CCairo
 import CRsvg
 
-/// SVG icons rendered with librsvg and drawn as symbolic icons: their alpha is a mask painted in the
-/// theme's foreground colour.
+/// SVG and PNG icons drawn as symbolic icons: their alpha is a mask painted in the theme's
+/// foreground colour. SVGs are rendered with librsvg; PNGs (an application's icon from its icon
+/// theme, at most 1024 pixels a side) are decoded by cairo and scaled with its good
+/// filter. An application's colourful icon therefore becomes a silhouette in the toolbar's colour.
 ///
 /// The bundled icons ship twice: as SVG, and as alpha masks that librsvg rendered from that SVG at
 /// the sizes of the common scales (`make icon-masks`; a test checks they still match). Drawing a
@@ -44,6 +46,8 @@ public final class IconLibrary {
 
     /// The SVG bytes of the icons loaded from files (each at most the icon cap of `BoundedFile`).
     private var files: [String: [UInt8]] = [:]
+    /// The PNG bytes of the icons loaded from PNG files, decoded again for each new size drawn.
+    private var pngFiles: [String: [UInt8]] = [:]
     /// A document parsed and checked by `loadIcon`, kept until its first mask is drawn so that a
     /// start-up parses each file once; then dropped.
     private var justLoaded: (name: String, icon: Icon)?
@@ -62,20 +66,45 @@ public final class IconLibrary {
     public init() throws {}
 
     /// The names of the icons the library can draw.
-    public var names: [String] { Set(BundledIcons.names).union(files.keys).sorted() }
+    public var names: [String] { Set(BundledIcons.names).union(files.keys).union(pngFiles.keys).sorted() }
 
-    /// Replaces (or adds) the icon `name` with the SVG file at `path`, read through `BoundedFile`
-    /// (a regular file of at most 4 MiB; a FIFO, device or folder is refused without blocking).
-    /// Throws a one-line reason naming the file if it is missing, unreadable, too large, not a
-    /// valid SVG or larger than ``maximumPixels`` a side, so the button is never blank.
+    /// Replaces (or adds) the icon `name` with the SVG or PNG file at `path` (a PNG by its
+    /// signature bytes, whatever its name; anything else is read as SVG), read through
+    /// `BoundedFile` (a regular file of at most 4 MiB; a FIFO, device or folder is refused without
+    /// blocking). Throws a one-line reason naming the file if it is missing, unreadable, too large,
+    /// not a valid SVG or PNG, or larger than ``maximumPixels`` (an SVG) or 1024 (a PNG) pixels a
+    /// side, so the button is never blank.
     public func loadIcon(named name: String, fromFile path: String) throws {
         let bytes: [UInt8]
         do {
             bytes = try BoundedFile.read(path, kind: .icon)
         } catch {
-            throw DrawingError("cannot load the SVG icon \(path): \(error)")
+            throw DrawingError("cannot load the icon \(path): \(error)")
         }
-        try loadIcon(named: name, svg: bytes, source: path)
+        if PNGIcon.isPNG(bytes) {
+            try loadIcon(named: name, png: bytes, source: path)
+        } else {
+            try loadIcon(named: name, svg: bytes, source: path)
+        }
+    }
+
+    /// Replaces (or adds) the icon `name` with the PNG image `png` (at most the icon cap of 4 MiB,
+    /// and 1024 pixels a side); `source` names it in errors. The image is decoded once now, so a
+    /// broken file fails here; its alpha channel is the mask (an image without one is a square).
+    public func loadIcon(named name: String, png bytes: [UInt8], source: String) throws {
+        let cap = BoundedFile.Kind.icon
+        guard bytes.count <= cap.maximumBytes else {
+            throw DrawingError("cannot load the PNG icon \(source): larger than the \(cap.maximumDescription) allowed")
+        }
+        do {
+            cairo_surface_destroy(try PNGIcon.decode(bytes))
+        } catch {
+            throw DrawingError("cannot load the PNG icon \(source): \(error)")
+        }
+        pngFiles[name] = bytes
+        files[name] = nil
+        rasters = rasters.filter { $0.key.name != name }
+        if justLoaded?.name == name { justLoaded = nil }
     }
 
     /// Replaces (or adds) the icon `name` with the SVG document `svg` (at most the icon cap of
@@ -92,6 +121,7 @@ public final class IconLibrary {
             throw DrawingError("cannot load the SVG icon \(source): \(error)")
         }
         files[name] = bytes
+        pngFiles[name] = nil
         rasters = rasters.filter { $0.key.name != name }
         justLoaded = (name, icon)
     }
@@ -140,7 +170,9 @@ public final class IconLibrary {
         if let cached = rasters[key] { return cached }
         guard pixels <= Self.maximumPixels else { return nil }
         let made: Raster?
-        if files[name] == nil, let mask = BundledIcons.mask(name: name, pixels: pixels) {
+        if let png = pngFiles[name] {
+            made = Self.pngRaster(png, pixels: pixels)
+        } else if files[name] == nil, let mask = BundledIcons.mask(name: name, pixels: pixels) {
             made = Self.maskRaster(mask, pixels: pixels)
         } else if let surface = try? renderARGB(name, pixels: pixels) {
             made = Self.alphaRaster(of: surface, pixels: pixels)
@@ -168,6 +200,15 @@ public final class IconLibrary {
             throw DrawingError("there is no icon named \"\(name)\"")
         }
         return try Self.render(try Self.parse(bytes, librsvg: try librsvg()), pixels: pixels)
+    }
+
+    /// The mask of a PNG icon at `pixels` a side: decoded, scaled, reduced to its alpha.
+    private static func pngRaster(_ bytes: [UInt8], pixels: Int) -> Raster? {
+        guard let image = try? PNGIcon.decode(bytes) else { return nil }
+        defer { cairo_surface_destroy(image) }
+        guard let scaled = try? PNGIcon.render(image, pixels: pixels) else { return nil }
+        defer { cairo_surface_destroy(scaled) }
+        return alphaRaster(of: scaled, pixels: pixels)
     }
 
     /// An A8 copy of the alpha of an ARGB surface: the mask kept, a quarter of the ARGB's size.

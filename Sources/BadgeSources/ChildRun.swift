@@ -212,63 +212,15 @@ package final class ChildRun {
         stderrFD = errPipe[0]
         for fd in [stdoutFD, stderrFD] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
 
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        guard posix_spawn_file_actions_init(&actions) == 0 else { closeAll(); return "posix_spawn_file_actions_init failed" }
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        guard posix_spawnattr_init(&attributes) == 0 else { closeAll(); return "posix_spawnattr_init failed" }
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), defaults = sigset_t()
-        sigemptyset(&empty)
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
-        let flags = Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP)
-        let setup: [Int32] = [
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0),
-            posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1),
-            posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2),
-            glibcextras_spawn_addclosefrom(&actions, 3),
-            posix_spawnattr_setsigmask(&attributes, &empty),
-            posix_spawnattr_setsigdefault(&attributes, &defaults),
-            posix_spawnattr_setpgroup(&attributes, 0),
-            posix_spawnattr_setflags(&attributes, flags),
-        ]
-        if let failed = setup.first(where: { $0 != 0 }) {
+        switch ProcessSpawn.start(arguments, environment: environment, grouping: .processGroup,
+                                  stdout: outPipe[1], stderr: errPipe[1]) {
+        case .success(let child):
+            pid = child
+            pidFD = glibcextras_pidfd_open(child)
+            return nil
+        case .failure(let reason):
             closeAll()
-            return "cannot prepare to start \(program): \(errorText(failed))"
+            return reason.description
         }
-        let argv = arguments.map { strdup($0) }
-        let envp = Self.environment(adding: environment).map { strdup($0) }
-        defer { for pointer in argv + envp { free(pointer) } }
-        var child: pid_t = 0
-        let code = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
-            (envp + [nil]).withUnsafeBufferPointer { envBuffer -> Int32 in
-                guard let argvBase = argvBuffer.baseAddress, let envBase = envBuffer.baseAddress else { return EINVAL }
-                return posix_spawnp(&child, program, &actions, &attributes, argvBase, envBase)
-            }
-        }
-        guard code == 0 else {
-            closeAll()
-            return "cannot run \(program): \(errorText(code))"
-        }
-        pid = child
-        pidFD = glibcextras_pidfd_open(child)
-        return nil
-    }
-
-    /// This process's environment with `changes` applied ("NAME=value" entries).
-    private static func environment(adding changes: [String: String?]) -> [String] {
-        var entries: [String] = []
-        var index = 0
-        while let entry = environ[index] {
-            let text = String(cString: entry)
-            let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
-            if changes[name] == nil { entries.append(text) }
-            index += 1
-        }
-        for (name, value) in changes.sorted(by: { $0.key < $1.key }) {
-            if let value { entries.append(name + "=" + value) }
-        }
-        return entries
     }
 }

@@ -46,3 +46,17 @@ extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *
 static inline int glibcextras_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
+
+/// posix_spawn_file_actions_addchdir_np (glibc 2.29+): the child changes to `path` before exec.
+extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *, const char *);
+static inline int glibcextras_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
+    return posix_spawn_file_actions_addchdir_np(actions, path);
+}
+
+/// POSIX_SPAWN_SETSID (glibc 2.26+): the child starts a session of its own (a launched program).
+/// spawn.h defines it only under _GNU_SOURCE, which Swift's importer does not set: glibc's value then.
+#ifdef POSIX_SPAWN_SETSID
+static const short glibcextras_spawn_setsid = POSIX_SPAWN_SETSID;
+#else
+static const short glibcextras_spawn_setsid = 0x80;
+#endif

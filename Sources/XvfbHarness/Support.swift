@@ -156,6 +156,17 @@ public var addressSanitizerIsActive: Bool {
     return dlsym(handle, "__asan_init") != nil
 }
 
+/// Makes a new private folder `/tmp/badgekit-NAME-XXXXXX` (mkdtemp: mode 0700) and returns its
+/// path; the caller removes it with ``removeTree(_:)``.
+public func makeTemporaryFolder(_ name: String) throws -> String {
+    var template = Array("/tmp/badgekit-\(name)-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { buffer in
+        buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+    }
+    guard let made else { throw HarnessError.posix("mkdtemp") }
+    return made
+}
+
 /// Removes `path` and everything below it (like `rm -rf`, without following links); quietly
 /// leaves what it cannot remove.
 public func removeTree(_ path: String) {

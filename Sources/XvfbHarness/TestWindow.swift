@@ -26,7 +26,8 @@ public enum TestWindowEvent: Equatable, Sendable {
 }
 
 /// A plain X client of the test's own: one window filled with a background colour, with its own
-/// connection. Used to test the harness itself without the app (and as a simple occluder).
+/// connection. Used to test the harness itself without the app (and as a simple occluder); with
+/// `managed: true` and a WM_CLASS, it stands for another application under a window manager.
 public final class TestWindow {
     /// Owns the connection (closed when released).
     private let x: XConnection
@@ -37,9 +38,13 @@ public final class TestWindow {
     public let width: Int, height: Int
 
     /// Creates, names and maps a window at (x, y) in root coordinates, and waits (deadline
-    /// `timeout`) until it is exposed, so it can be captured and clicked.
+    /// `timeout`) until it is exposed, so it can be captured and clicked. By default it is
+    /// override-redirect (no window manager touches it); `managed: true` makes it an ordinary
+    /// top-level window that a window manager frames and lists. `wmClass` sets WM_CLASS (instance,
+    /// class) and `pid` sets `_NET_WM_PID`, as another application's window has them.
     public init(display: String, x: Int = 0, y: Int = 0, width: Int = 200, height: Int = 100,
-                background: RGB = RGB(hex: 0x336699), title: String = "harness test window", timeout: Double = 10) throws {
+                background: RGB = RGB(hex: 0x336699), title: String = "harness test window", managed: Bool = false,
+                wmClass: (instance: String, className: String)? = nil, pid: Int32? = nil, timeout: Double = 10) throws {
         let helper = try XTestClient(display: display)  // for the visual pixel value
         let pixel = try helper.pixelValue(for: background)
         let connection = try openDisplay(display, for: "TestWindow")
@@ -48,12 +53,12 @@ public final class TestWindow {
         self.width = width
         self.height = height
         window = xcb_generate_id(c)
-        let mask = XCB_CW_BACK_PIXEL.rawValue | XCB_CW_OVERRIDE_REDIRECT.rawValue | XCB_CW_EVENT_MASK.rawValue
+        let mask = XCB_CW_BACK_PIXEL.rawValue | (managed ? 0 : XCB_CW_OVERRIDE_REDIRECT.rawValue) | XCB_CW_EVENT_MASK.rawValue
         let events = XCB_EVENT_MASK_EXPOSURE.rawValue | XCB_EVENT_MASK_BUTTON_PRESS.rawValue
             | XCB_EVENT_MASK_BUTTON_RELEASE.rawValue | XCB_EVENT_MASK_KEY_PRESS.rawValue
             | XCB_EVENT_MASK_KEY_RELEASE.rawValue | XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue
             | XCB_EVENT_MASK_POINTER_MOTION.rawValue
-        let values: [UInt32] = [pixel, 1, events]  // ascending mask-bit order
+        let values: [UInt32] = managed ? [pixel, events] : [pixel, 1, events]  // ascending mask-bit order
         xcb_create_window(c, UInt8(XCB_COPY_FROM_PARENT), window, connection.root,
                           Int16(clamping: x), Int16(clamping: y), UInt16(clamping: width), UInt16(clamping: height), 0,
                           UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), connection.rootVisual, mask, values)
@@ -62,6 +67,16 @@ public final class TestWindow {
         let protocols = try helper.atom("WM_PROTOCOLS"), delete = try helper.atom("WM_DELETE_WINDOW")
         var deleteAtom = delete
         xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, protocols, XCB_ATOM_ATOM.rawValue, 32, 1, &deleteAtom)
+        if let wmClass {
+            let value = Array((wmClass.instance + "\0" + wmClass.className + "\0").utf8)
+            xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, XCB_ATOM_WM_CLASS.rawValue,
+                                XCB_ATOM_STRING.rawValue, 8, UInt32(value.count), value)
+        }
+        if let pid {
+            var value = UInt32(bitPattern: pid)
+            xcb_change_property(c, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, try helper.atom("_NET_WM_PID"),
+                                XCB_ATOM_CARDINAL.rawValue, 32, 1, &value)
+        }
         xcb_map_window(c, window)
         xcb_flush(c)
         _ = try waitForEvent(timeout: timeout) { if case .expose = $0 { return true }; return false }

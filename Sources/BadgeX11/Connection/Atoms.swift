@@ -35,6 +35,12 @@ package struct Atoms: Sendable {
 
     /// _NET_ACTIVE_WINDOW: the request to activate a window (and the root's active window).
     package let netActiveWindow: xcb_atom_t
+    /// _NET_CLIENT_LIST: the root's list of the windows the window manager manages, in mapping order.
+    package let netClientList: xcb_atom_t
+    /// _NET_CLIENT_LIST_STACKING: the same windows, bottom to top.
+    package let netClientListStacking: xcb_atom_t
+    /// WM_STATE: set by the window manager on each client window it manages (ICCCM 4.1.3.1).
+    package let wmState: xcb_atom_t
     /// _NET_STARTUP_ID: the launcher's startup-notification id, on the window.
     package let netStartupID: xcb_atom_t
     /// _NET_STARTUP_INFO_BEGIN: the first part of a startup-notification message.
@@ -61,7 +67,8 @@ package struct Atoms: Sendable {
         let names = ["WM_PROTOCOLS", "WM_DELETE_WINDOW", "WM_NAME", "_NET_WM_NAME", "UTF8_STRING", "_NET_WM_PID",
                      "_NET_WM_PING", "_NET_WM_WINDOW_TYPE", "_NET_WM_WINDOW_TYPE_NORMAL", "RESOURCE_MANAGER",
                      "_NET_WM_WINDOW_TYPE_TOOLTIP", "_NET_WM_ICON", "_NET_WM_STATE", "_NET_WM_STATE_DEMANDS_ATTENTION",
-                     "_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_STARTUP_ID", "_NET_STARTUP_INFO_BEGIN", "_NET_STARTUP_INFO",
+                     "_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_CLIENT_LIST", "_NET_CLIENT_LIST_STACKING", "WM_STATE",
+                     "_NET_STARTUP_ID", "_NET_STARTUP_INFO_BEGIN", "_NET_STARTUP_INFO",
                      "_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER", "_XSETTINGS_S0", "_XSETTINGS_SETTINGS", "MANAGER",
                      "AT_SPI_BUS"]
         let atoms = try connection.internAtoms(names)
@@ -82,6 +89,9 @@ package struct Atoms: Sendable {
         netWMStateDemandsAttention = atom("_NET_WM_STATE_DEMANDS_ATTENTION")
         netSupportingWMCheck = atom("_NET_SUPPORTING_WM_CHECK")
         netActiveWindow = atom("_NET_ACTIVE_WINDOW")
+        netClientList = atom("_NET_CLIENT_LIST")
+        netClientListStacking = atom("_NET_CLIENT_LIST_STACKING")
+        wmState = atom("WM_STATE")
         netStartupID = atom("_NET_STARTUP_ID")
         netStartupInfoBegin = atom("_NET_STARTUP_INFO_BEGIN")
         netStartupInfo = atom("_NET_STARTUP_INFO")

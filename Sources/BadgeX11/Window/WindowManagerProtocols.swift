@@ -44,7 +44,7 @@ package struct WindowManagerProtocols {
     /// property otherwise.
     package func setUrgent(_ on: Bool, properties: TopLevelProperties) {
         properties.setUrgent(on)
-        if windowManagerIsRunning() {
+        if connection.windowManagerIsRunning(atoms: atoms) {
             var message = xcb_client_message_event_t()
             message.response_type = UInt8(XCB_CLIENT_MESSAGE)
             message.format = 32
@@ -65,34 +65,6 @@ package struct WindowManagerProtocols {
     /// Without a window manager, raises it and gives it the input focus itself.
     package func activate(time: UInt32) {
         xcb_map_window(connection.handle, window)
-        if windowManagerIsRunning() {
-            var message = xcb_client_message_event_t()
-            message.response_type = UInt8(XCB_CLIENT_MESSAGE)
-            message.format = 32
-            message.window = window
-            message.type = atoms.netActiveWindow
-            // Source indication 1 (an application), the timestamp, no currently active window of ours.
-            message.data.data32 = (1, time, 0, 0, 0)
-            connection.sendToRoot(message)
-        } else {
-            var above = UInt32(XCB_STACK_MODE_ABOVE.rawValue)
-            xcb_configure_window(connection.handle, window, UInt16(XCB_CONFIG_WINDOW_STACK_MODE.rawValue), &above)
-            xcb_set_input_focus(connection.handle, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), window, time)
-        }
-    }
-
-    /// True when an EWMH window manager runs now (the root's _NET_SUPPORTING_WM_CHECK names a live window).
-    private func windowManagerIsRunning() -> Bool {
-        guard let value = connection.property(atoms.netSupportingWMCheck, of: connection.root, type: XCB_ATOM_WINDOW.rawValue,
-                                               maximumBytes: 4), value.count == 4 else { return false }
-        let check = value.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-        return connection.withUnsafeConnection { x in
-            var error: UnsafeMutablePointer<xcb_generic_error_t>?
-            let attributes = xcb_get_window_attributes_reply(x, xcb_get_window_attributes(x, check), &error)
-            free(error)
-            guard let attributes else { return false }
-            free(attributes)
-            return true
-        }
+        connection.requestActivation(of: window, time: time, atoms: atoms)
     }
 }
