@@ -63,6 +63,7 @@ extension DemoApplication {
         bindings?.toolbarReplaced(newToolbar)
         sourceConfigs = config.buttons.compactMap { button in button.source.map { (button.id, $0) } }
         quietChoices = Dictionary(config.buttons.map { ($0.id, $0.doNotDisturb) }, uniquingKeysWith: { first, _ in first })
+        clickActions = Dictionary(config.buttons.compactMap { button in button.click.map { (button.id, $0) } }, uniquingKeysWith: { first, _ in first })
         usesDefaultSources = false
         startSources(host)
         if allowsRoot != config.allowsRoot {

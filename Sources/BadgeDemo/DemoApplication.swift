@@ -3,6 +3,7 @@ import BadgeDrawing
 import BadgeX11
 import Glibc
 import BadgeControl
+import BadgeSources
 
 /// The badge demo: a ``ToolbarHost`` in a top-level window, on an ``EventLoop`` with the control
 /// channel (`--control`) and the dock badge beside it. Everything else is the shell's.
@@ -39,6 +40,9 @@ final class DemoApplication {
     var usesDefaultSources = false
     /// How each button shows during Do Not Disturb (the config's choices).
     var quietChoices: [String: DoNotDisturbDisplay] = [:]
+    /// What a click on a button does instead of counting, by id (DemoApplication+Clicks.swift).
+    var clickActions: [String: ClickAction] = [:]
+    var launcher: ProgramLauncher?
     /// Whether root may use the control socket (the config's `"control": {"allowRoot": true}`).
     var allowsRoot = false
     /// Where the socket is, or why there is none (for `state`).
@@ -102,6 +106,7 @@ final class DemoApplication {
         allowsRoot = loaded?.allowsRoot ?? false
         sourceConfigs = config.buttons.compactMap { button in button.source.map { (button.id, $0) } }
         quietChoices = Dictionary(config.buttons.map { ($0.id, $0.doNotDisturb) }, uniquingKeysWith: { first, _ in first })
+        clickActions = Dictionary(config.buttons.compactMap { button in button.click.map { (button.id, $0) } }, uniquingKeysWith: { first, _ in first })
         usesDefaultSources = loaded == nil
         // Where each setting comes from: a flag, then the config file, then the desktop (live).
         sources.scale = options.scale != nil ? "flag" : config.scale != nil ? "config" : "default"
@@ -185,6 +190,7 @@ final class DemoApplication {
 
     func wire(_ host: ToolbarHost) {
         host.onEvent = { [weak self] event in self?.hostEvent(event) }
+        wireClicks(host)
         host.keyHandler = { [weak self] press in
             guard let self, let command = KeyCommand.command(for: press) else { return false }
             self.perform(command)

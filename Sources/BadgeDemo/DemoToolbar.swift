@@ -33,7 +33,8 @@ enum DemoToolbar {
             throw DemoSetupError("unknown button \"\(id.prefix(40))\"; buttons are \(config.buttons.map(\.id).joined(separator: ", "))")
         }
         var buttons: [ToolbarButton] = []
-        for (index, spec) in config.buttons.enumerated() {
+        for (index, original) in config.buttons.enumerated() {
+            let spec = LauncherButton.resolved(original, icons: icons)
             var iconName = spec.iconName ?? spec.id
             // An SVG file given for the button is loaded under a name no bundled icon has.
             let fileIconName = "file:" + spec.id

@@ -37,6 +37,11 @@ struct ToolbarConfig: Sendable {
         var source: SourceConfig? = nil
         /// How the badge shows while Do Not Disturb is on (default: a dot).
         var doNotDisturb: DoNotDisturbDisplay = .dot
+        /// What a click does instead of counting; nil: the demo's +1 (a launcher button: its application).
+        var click: ClickAction? = nil
+        /// Whether the file gave the label and the icon (a launcher button takes its application's otherwise).
+        var labelGiven = false
+        var iconGiven = false
     }
 
     /// The buttons in reading order.
@@ -108,6 +113,8 @@ struct ToolbarConfig: Sendable {
             guard seen.insert(id).inserted else { throw fail("\(at).id", "\"\(id)\" is used by an earlier button") }
             var button = Button(id: id, iconName: nil, iconPath: nil, label: try fields.string(b["label"], "\(at).label") ?? id,
                                 content: .none, blinks: false, style: BadgeStyle(), format: BadgeFormat())
+            button.labelGiven = b["label"] != nil && b["label"] != .null
+            button.iconGiven = b["icon"] != nil && b["icon"] != .null
             let icon = try fields.string(b["icon"], "\(at).icon") ?? id
             guard !icon.isEmpty else { throw fail("\(at).icon", "must not be empty") }
             if icon.contains("/") || icon.hasSuffix(".svg") { button.iconPath = icon } else { button.iconName = icon }
@@ -162,6 +169,11 @@ struct ToolbarConfig: Sendable {
             }
             if let source = b["source"], source != .null {
                 button.source = try SourceConfig.parse(source, at: "\(at).source", fields: fields, fail: fail)
+            }
+            if let click = b["click"], click != .null {
+                button.click = try ClickAction.parse(click, at: "\(at).click", fail: fail)
+            } else if case .launcher(let desktopID)? = button.source {
+                button.click = .launch(desktopID: desktopID)
             }
             if let quiet = try fields.string(b["doNotDisturb"], "\(at).doNotDisturb") {
                 guard let display = DoNotDisturbDisplay(rawValue: quiet) else {

@@ -208,4 +208,60 @@ struct SourceBindingTests {
         #expect(notify.waitForExit(timeout: 10) == .exited(0))
         _ = try Self.waitFor(s, "the bell counts it") { try $0.button("bell").count == 1 }
     }
+
+    @Test("A launcher button takes its app's name and icon from its desktop file; a click raises its window (openbox), else launches it")
+    func launcherButtonClicks() throws {
+        guard findOnPath("openbox") != nil, findOnPath("xdotool") != nil else { return }
+        let f = try Folder("hub-click")
+        let data = f.path + "/data"
+        for folder in ["", "/applications", "/icons", "/icons/hicolor", "/icons/hicolor/scalable", "/icons/hicolor/scalable/apps"] {
+            #expect(mkdir(data + folder, 0o700) == 0)
+        }
+        let marker = f.path + "/launched"
+        f.write("data/applications/org.example.Chat.desktop", """
+            [Desktop Entry]
+            Type=Application
+            Name=Example Chat
+            Name[de]=Beispiel-Chat
+            Icon=example-chat
+            StartupWMClass=ExampleChat
+            Exec=/bin/sh -c "echo launched >> \(marker)" %U
+
+            """)
+        // A square icon: nothing like the bundled chat bubble.
+        f.write("data/icons/hicolor/scalable/apps/example-chat.svg",
+                #"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24"><rect x="2" y="2" width="20" height="20"/></svg>"#)
+        f.write("config.json", #"{"buttons": [{"id": "tg", "source": {"launcher": "org.example.Chat"}}, {"id": "bell", "icon": "bell"}]}"#)
+        var manager: WindowManager?
+        defer { manager?.kill() }
+        let s = try DemoSession("source-hub-click", arguments: ["--config", f.path + "/config.json", "--no-state"],
+                                environment: ["XDG_DATA_HOME": data, "XDG_DATA_DIRS": data, "LANGUAGE": "", "LC_ALL": "C"]) { server, x in
+            manager = try WindowManager("openbox", display: server.display, x: x)
+        }
+        let button = try s.state().button("tg")
+        #expect(button.json["label"]?.string == "Example Chat", "the desktop file's name: \(button.json)")
+        // No window of that class yet: a click launches the application (its Exec, field codes dropped).
+        let point = try s.x.rootPoint(inWindow: s.window, x: button.button.x + button.button.width / 2, y: button.button.y + button.button.height / 2)
+        try s.x.click(button: MouseButton.left, atRoot: point)
+        let launched = Deadline(seconds: 10)
+        func launches() -> String { String(decoding: (try? readProcFile(marker)) ?? [], as: UTF8.self) }
+        while launches() != "launched\n", !launched.hasPassed { try s.x.sync() }
+        #expect(launches() == "launched\n", "\(s.app.stderrText)")
+        #expect(try s.state().button("tg").contentKind == "none", "a click on a launcher button does not count")
+        // Its window exists now (a managed window of that class): the click raises it instead.
+        let chat = try TestWindow(display: s.server.display, x: 300, y: 200, title: "Example Chat", managed: true,
+                                  wmClass: ("examplechat", "ExampleChat"))
+        try s.x.waitForProperty(window: chat.window, name: "WM_STATE", timeout: 10) { $0 != nil }
+        try s.x.click(button: MouseButton.left, atRoot: point)  // the demo's window comes first (it takes the focus)
+        let other = try TestWindow(display: s.server.display, x: 300, y: 300, title: "Other", managed: true, wmClass: ("other", "Other"))
+        try s.x.waitForProperty(window: other.window, name: "WM_STATE", timeout: 10) { $0 != nil }
+        try s.x.click(button: MouseButton.left, atRoot: point)
+        let raised = Deadline(seconds: 10)
+        func active() throws -> UInt32? {
+            UInt32(try runClient("xdotool", ["getactivewindow"], display: s.server.display).split(separator: "\n").first.map(String.init) ?? "")
+        }
+        while try active() != chat.window, !raised.hasPassed { try s.x.sync() }
+        #expect(try active() == chat.window, "the click raised the application's window")
+        #expect(launches() == "launched\n", "not launched twice")
+    }
 }

@@ -90,12 +90,14 @@ extension ToolbarHost {
             let (detail, point) = event.withEvent(as: xcb_button_press_event_t.self) { ($0.detail, logicalPoint($0.event_x, $0.event_y)) }
             tooltips?.hide(suppress: true, owner: tooltipOwner)
             toolbar.setFocusVisible(false)  // pointer use hides the ring, as :focus-visible does
-            if let pointer = Self.pointerButton(detail), let (button, action, cause) = toolbar.pointerPressed(pointer, at: point) {
+            if let pointer = Self.pointerButton(detail), let (button, action, cause) = toolbar.pointerPressed(pointer, at: point),
+               actionHandler?(button, action, pointer) != true {
                 change(button, cause: cause) { action.apply(to: $0) }
             }
         case XCB_BUTTON_RELEASE:
             let (detail, point) = event.withEvent(as: xcb_button_release_event_t.self) { ($0.detail, logicalPoint($0.event_x, $0.event_y)) }
-            if let pointer = Self.pointerButton(detail), let (button, action, cause) = toolbar.pointerReleased(pointer, at: point) {
+            if let pointer = Self.pointerButton(detail), let (button, action, cause) = toolbar.pointerReleased(pointer, at: point),
+               actionHandler?(button, action, pointer) != true {
                 change(button, cause: cause) { action.apply(to: $0) }
             }
         case XCB_CLIENT_MESSAGE:

@@ -84,6 +84,10 @@ public final class ToolbarHost {
     public let placement: Placement
     /// Called with everything the host reports.
     public var onEvent: ((Event) -> Void)?
+    /// Called first with every badge action the pointer asks for (a click's increment, a right
+    /// click's decrement, a wheel notch), with the pointer button; return true when the action was
+    /// yours (a click that opens an application): the badge is then left as it is.
+    public var actionHandler: ((ToolbarButton, BadgeAction, PointerButton) -> Bool)?
     /// Called first with every key press; return true when the key was yours. Keys you leave go
     /// to the standard bindings (``ToolbarKeyAction``).
     public var keyHandler: ((KeyPress) -> Bool)?

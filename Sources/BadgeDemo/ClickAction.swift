@@ -1,0 +1,35 @@
+import BadgeControl
+
+/// What a click on a button does instead of counting (`"click"` in the config file):
+///
+///     "click": {"run": ["thunderbird", "-mail"]}      // a program, without a shell
+///     "click": {"raise": "TelegramDesktop"}           // the window of that WM_CLASS, by _NET_ACTIVE_WINDOW
+///     "click": {"launch": "org.telegram.desktop"}     // the application's window, else launch its desktop file
+///
+/// A button bound to a launcher count raises (or launches) that application unless it says otherwise.
+enum ClickAction: Sendable, Equatable {
+    case run(arguments: [String])
+    case raise(windowClass: String)
+    case launch(desktopID: String)
+
+    /// Reads `"click"` at `at`.
+    static func parse(_ value: JSONValue, at: String, fail: (String, String) -> ToolbarConfig.Error) throws(ToolbarConfig.Error) -> ClickAction {
+        guard case .object(let members) = value, members.count == 1, let (kind, argument) = members.first else {
+            throw fail(at, "expected one of {\"run\": [PROGRAM, ARGS…]}, {\"raise\": WM_CLASS} or {\"launch\": DESKTOP_ID}")
+        }
+        switch (kind, argument) {
+        case ("run", .array(let items)):
+            let arguments = items.compactMap { if case .string(let s) = $0, !s.isEmpty { return s } else { return nil } }
+            guard !arguments.isEmpty, arguments.count == items.count else { throw fail("\(at).run", "expected a program and its arguments as strings") }
+            return .run(arguments: arguments)
+        case ("run", .string(let line)) where !line.isEmpty:
+            return .run(arguments: ["/bin/sh", "-c", line])
+        case ("raise", .string(let name)) where !name.isEmpty:
+            return .raise(windowClass: name)
+        case ("launch", .string(let id)) where !id.isEmpty && !id.contains("/"):
+            return .launch(desktopID: id)
+        default:
+            throw fail("\(at).\(kind.prefix(40))", "expected {\"run\": [PROGRAM, ARGS…]}, {\"raise\": WM_CLASS} or {\"launch\": DESKTOP_ID}")
+        }
+    }
+}

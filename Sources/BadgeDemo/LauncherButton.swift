@@ -1,0 +1,28 @@
+import BadgeDrawing
+import BadgeSources
+
+/// A button bound to another application's launcher count takes what the file does not give from
+/// that application's desktop file: its name as the label, its icon (from the icon theme, drawn
+/// like the bundled ones). An application that is not installed keeps the id and the chat icon.
+enum LauncherButton {
+    /// The icon size looked for in the theme, in pixels (the largest the toolbar draws at 2×).
+    static let iconPixels = 48
+
+    /// `button` with its label and icon from its application's desktop file, where it has none.
+    static func resolved(_ button: ToolbarConfig.Button, icons: IconLibrary) -> ToolbarConfig.Button {
+        guard case .launcher(let desktopID)? = button.source, !button.labelGiven || !button.iconGiven else { return button }
+        var button = button
+        let entry = try? DesktopEntryFinder().entry(forID: desktopID)
+        if !button.labelGiven, let name = entry?.name, !name.isEmpty { button.label = name }
+        if !button.iconGiven {
+            button.iconName = "chat"
+            button.iconPath = nil
+            // Tried here: an icon the theme has but that cannot be drawn leaves the chat icon, not an error.
+            if let icon = entry?.icon, let path = IconThemeLookup().path(forIcon: icon, pixels: iconPixels),
+               (try? icons.loadIcon(named: "file:" + button.id, fromFile: path)) != nil {
+                button.iconPath = path
+            }
+        }
+        return button
+    }
+}
