@@ -144,7 +144,11 @@ struct SingleInstanceTests {
         var seen: JSONValue?
         for attempt in 0..<50 where seen == nil {
             #expect(try d.msg(["set", "bell", "\(100 + attempt)"]).status == .exited(0))
-            if let line = (try? watcher.readLine(timeout: 0.2)) ?? nil { seen = try JSONValue(parsing: line) }
+            // Urgency events come too (a count rose while the window was unfocused): the changes are what is looked for.
+            while let line = (try? watcher.readLine(timeout: 0.2)) ?? nil {
+                let event = try JSONValue(parsing: line)
+                if event["event"]?.string == "change" { seen = event; break }
+            }
         }
         let event = try #require(seen, "no event from msg --watch; stderr: \(watcher.stderrText)")
         #expect(event["event"]?.string == "change" && event["id"]?.string == "bell" && event["cause"]?.string == "control", "\(event)")
