@@ -1,3 +1,4 @@
+import BadgeIO
 import Glibc
 
 /// Replaces a small file atomically, so that a crash or `kill -9` at any moment leaves the old file
@@ -83,9 +84,7 @@ enum AtomicFileWriter {
         defer { closedir(listing) }
         let directory = dirfd(listing)
         while let entry = readdir(listing) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let entryName = DirectoryEntry.name(of: entry)
             guard entryName.hasPrefix(prefix) else { continue }
             let suffix = entryName.dropFirst(prefix.count)
             guard !suffix.isEmpty, suffix.count <= 24, suffix.allSatisfy(\.isHexDigit) else { continue }

@@ -118,7 +118,7 @@ enum MessageClient {
             client = try ControlSocketClient(path: path, owner: owner)
         } catch {
             StandardError.write("badge-demo msg: \(error)")
-            if case .noInstance? = error as? ControlSocketClientError { return .noInstance }
+            if case .noInstance = error { return .noInstance }
             return .refused
         }
         var worst = Status.ok

@@ -1,3 +1,4 @@
+import BadgeIO
 import Glibc
 
 /// Path helpers shared by the sources: `~` in both directions, folders, globs, listings.
@@ -89,10 +90,8 @@ package enum FilePaths {
         defer { closedir(stream) }
         var names: [String] = []
         while let entry = readdir(stream) {
-            if entry.pointee.d_type == UInt8(DT_DIR) { continue }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            if DirectoryEntry.type(of: entry) == UInt8(DT_DIR) { continue }
+            let name = DirectoryEntry.name(of: entry)
             if !name.hasPrefix(".") { names.append(name) }
         }
         return .success(names)

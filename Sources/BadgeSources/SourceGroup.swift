@@ -2,7 +2,7 @@ import BadgeIO
 import CGlibcExtras
 import Glibc
 
-/// Sources on a BadgeIO ``EventLoop``: one loop source (an epoll descriptor holding every
+/// Sources on a BadgeIO `EventLoop`: one loop source (an epoll descriptor holding every
 /// source's descriptors, kept in step before each wait), one deadline (the earliest source's) and
 /// one preparation (the sources that are due get their turn). Idle sources cost the loop nothing.
 ///

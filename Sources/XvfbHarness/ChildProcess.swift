@@ -1,5 +1,6 @@
 import BadgeCore
 import CXvfbHarness
+import BadgeIO
 import Glibc
 import BadgeControl
 
@@ -508,9 +509,7 @@ public final class ChildProcess {
         defer { closedir(dir) }
         var entries: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = DirectoryEntry.name(of: entry)
             guard name != ".", name != ".." else { continue }
             var target = [CChar](repeating: 0, count: 4096)
             let n = readlink("\(directory)/\(name)", &target, target.count - 1)

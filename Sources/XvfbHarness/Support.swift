@@ -1,3 +1,4 @@
+import BadgeIO
 import Glibc
 
 /// An error raised by the test harness. The message says what failed and, where possible, what to do.
@@ -175,9 +176,7 @@ public func removeTree(_ path: String) {
     if info.st_mode & S_IFMT == S_IFDIR, let directory = opendir(path) {
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = DirectoryEntry.name(of: entry)
             if name != "." && name != ".." { names.append(name) }
         }
         closedir(directory)
@@ -194,7 +193,7 @@ public func folderEntries(_ folder: String) -> [String] {
     defer { closedir(listing) }
     var names: [String] = []
     while let entry = readdir(listing) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let name = DirectoryEntry.name(of: entry)
         if name != "." && name != ".." { names.append(name) }
     }
     return names.sorted()

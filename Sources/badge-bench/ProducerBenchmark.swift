@@ -89,7 +89,7 @@ enum ProducerBenchmark {
             sample.messages.append(try timeToChange(near: mail, "msg") {
                 let client = try ChildProcess(executable: demo, arguments: ["msg", "set", "mail", "\(60 + index)"],
                                               environment: .inherited(adding: producing, removing: ["DISPLAY"]), stdin: .null)
-                defer { _ = client.waitForExit(timeout: 5) }
+                _ = client.waitForExit(timeout: 5)
             })
             sample.socketLines.append(try timeToChange(near: mail, "socket") {
                 _ = try connection.request("set mail \(80 + index)")

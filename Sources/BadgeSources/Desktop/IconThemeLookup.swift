@@ -1,3 +1,4 @@
+import BadgeIO
 import Glibc
 
 /// Finds the file of a desktop file's `Icon` by a simplified freedesktop.org icon theme lookup,
@@ -79,9 +80,7 @@ public struct IconThemeLookup: Sendable {
         defer { closedir(stream) }
         var sizes: [Int] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = DirectoryEntry.name(of: entry)
             let parts = name.split(separator: "x", omittingEmptySubsequences: false)
             if parts.count == 2, parts[0] == parts[1], let size = Int(parts[0]), size > 0, size <= 4096 { sizes.append(size) }
         }
