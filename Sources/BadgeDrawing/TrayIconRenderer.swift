@@ -5,11 +5,13 @@ import CCairo
 /// by default) with a count drawn in as a badge, since the tray protocols (XEmbed, the
 /// StatusNotifierItem) have no count field of their own.
 ///
-/// The badge is the toolbar's: a ``BadgeController`` at rest lays it out on the icon's top-trailing
+/// The badge is the toolbar's: a `BadgeController` at rest lays it out on the icon's top-trailing
 /// corner, kept inside the icon (at tray sizes it covers that corner), and ``BadgeRenderer`` paints
 /// it, with its ring cut out of the icon underneath. Its lengths follow the icon's size, and
 /// everything is placed on whole device pixels, so the icon is crisp at every size and scale.
 /// Below 20 logical pixels a count above 9 shows as "9+"; from 20 pixels on, above 99 as "99+".
+/// The icon is drawn from the library's prerendered masks where one is close to the size
+/// (``IconLibrary/prerenderedSide(of:atMost:)``), so a tray icon does not load librsvg.
 ///
 /// Pure drawing into an image: no window, no bus. Not Sendable: one per event-loop thread, like the
 /// ``IconLibrary`` and ``TextLayouts`` it draws with.
@@ -49,8 +51,7 @@ public final class TrayIconRenderer {
             let badge = badgeController(count: count, in: square, scale: scale)
             let presentation = badge.presentation(at: clock.now)
             context.withUnsafeHandle { cr in cairo_push_group(cr) }
-            let inset = (square.width * 0.08 * scale).rounded() / scale
-            icons.draw(iconName, in: square.insetBy(dx: inset, dy: inset), color: theme.foreground, scale: scale, context: context)
+            icons.draw(iconName, in: iconRect(in: square, scale: scale), color: theme.foreground, scale: scale, context: context)
             renderer.cutOutRing(presentation, style: badge.style, in: context)
             context.withUnsafeHandle { cr in
                 cairo_pop_group_to_source(cr)
@@ -78,6 +79,20 @@ public final class TrayIconRenderer {
         var format = BadgeFormat()
         format.maximumCount = side < 20 ? 9 : 99
         return format
+    }
+
+    /// Where the icon goes in `square`: 84 % of it, or the prerendered mask size just below that
+    /// when it is at least 75 % (drawn without loading librsvg, which costs megabytes), centred
+    /// on whole device pixels.
+    private func iconRect(in square: Rect, scale: Double) -> Rect {
+        let wanted = square.width * scale * 0.84
+        var side = wanted.rounded()
+        if let prerendered = icons.prerenderedSide(of: iconName, atMost: Int(wanted)), Double(prerendered) >= wanted * 0.75 {
+            side = Double(prerendered)
+        }
+        let left = (square.minX * scale + (square.width * scale - side) / 2).rounded(.down)
+        let top = (square.minY * scale + (square.height * scale - side) / 2).rounded(.down)
+        return Rect(x: left / scale, y: top / scale, width: side / scale, height: side / scale)
     }
 
     private func badgeController(count: Int, in square: Rect, scale: Double) -> BadgeController {
