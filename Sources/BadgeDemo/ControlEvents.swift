@@ -73,10 +73,10 @@ enum ControlEvents {
 
     /// `state`: every button (content, shown text, description, button and badge rectangles in
     /// window pixels), focus, title, animation, urgency, tooltip, reduced motion, size, the control
-    /// socket and the D-Bus interface.
+    /// socket, the D-Bus interface and the tray icon.
     static func state(_ host: ToolbarHost, now: Double, theme: Theme = .light,
                       sources: (scale: String, theme: String, reducedMotion: String) = ("default", "default", "default"),
-                      socket: JSONValue = .null, dbus: JSONValue = .null,
+                      socket: JSONValue = .null, dbus: JSONValue = .null, tray: JSONValue = .null,
                       buttonSource: (String) -> JSONValue = { _ in .null }) -> JSONValue {
         let toolbar = host.toolbar
         let scale = host.scale
@@ -111,7 +111,7 @@ enum ControlEvents {
                                               ("reducedMotion", .bool(host.reducesMotion)),
                                               ("reducedMotionFrom", .string(sources.reducedMotion))])),
                         ("size", .object([("width", .int(host.size.width)), ("height", .int(host.size.height))])),
-                        ("controlSocket", socket), ("dbus", dbus)])
+                        ("controlSocket", socket), ("dbus", dbus), ("tray", tray)])
     }
 
     private static func tooltipFrame(_ info: TooltipInfo) -> JSONValue {

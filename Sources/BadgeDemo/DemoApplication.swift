@@ -48,6 +48,8 @@ final class DemoApplication {
     /// Where the socket is, or why there is none (for `state`).
     var socketStatus: JSONValue = .object([("status", .string("starting"))])
     var dock: LauncherEntry?
+    /// The icon with the total in the system tray (DemoApplication+Tray.swift); nil with `--no-tray`.
+    var tray: TrayIcon?
     /// The badges on the session bus under `busName` (DemoApplication+Bus.swift), from the first frame on.
     var busService: BadgeBusService?
     var busName = DemoApplication.busName(forProfile: nil)
@@ -245,6 +247,7 @@ final class DemoApplication {
                 startSocket()
                 startSources(host)
                 startBusService(host)
+                startTray(host)
             }
         case .badgeChanged(let button, let cause):
             let change = ControlEvents.change(button, cause: cause)

@@ -25,6 +25,8 @@ struct DemoOptions: Equatable, Sendable {
     var statePath: String?
     /// Keep no counts across restarts (`--no-state`).
     var noState = false
+    /// Show no tray icon (`--no-tray`); on by default when a tray or a StatusNotifierItem watcher is there.
+    var noTray = false
     /// The profile (`--profile NAME`): its own state file and control socket; nil: the default
     /// (or, with `--state`, the file's own). See ``InstanceProfile``.
     var profile: String?
@@ -71,6 +73,7 @@ struct DemoOptions: Equatable, Sendable {
           --config FILE       build the toolbar from a JSON file (buttons, icons, labels, content, styles, theme, scale)
           --state FILE        keep the counts across restarts in FILE (default: $XDG_STATE_HOME/badge-demo/state.json)
           --no-state          keep no counts across restarts
+          --no-tray           no icon with the total in the system tray
           --profile NAME      run (or reach) the instance NAME: its own state file and control socket
           --new-instance      open a window of its own even when the profile runs (own state file)
           --gallery FILE      render every badge kind and animation frame to a PNG file and exit
@@ -115,6 +118,7 @@ struct DemoOptions: Equatable, Sendable {
             case "--rtl": options.rightToLeft = true
             case "--ltr": options.rightToLeft = false
             case "--no-state": options.noState = true
+            case "--no-tray": options.noTray = true
             case "--new-instance": options.newInstance = true
             case "--profile":
                 switch next() {

@@ -144,6 +144,14 @@ public final class IconLibrary {
         return true
     }
 
+    /// The largest side, at most `pixels`, at which icon `name` is drawn from its prerendered mask
+    /// (without loading librsvg), or nil when it has none that small (or was replaced by a file).
+    /// A caller free to pick a size near `pixels` (a tray icon) keeps the process small with it.
+    public func prerenderedSide(of name: String, atMost pixels: Int) -> Int? {
+        guard files[name] == nil, BundledIcons.names.contains(name) else { return nil }
+        return BundledIcons.maskSizes.filter { $0 <= pixels }.max()
+    }
+
     /// Renders icon `name` with librsvg into a `pixels`-square alpha mask (row-major, one byte a
     /// pixel), bypassing the prerendered masks. Used to make and to check those masks.
     package func renderMaskWithLibrsvg(_ name: String, pixels: Int) throws -> [UInt8] {

@@ -8,6 +8,9 @@
 ///   (``ToolbarHost/synchronize(_:)``, start-up, round trips): such events are set aside, in order,
 ///   and ``XConnection/nextEvent()`` returns them before anything new.
 ///
+/// Besides hosts, other windows of the shell (a tray icon) take their events the same way
+/// (``EventTaker``).
+///
 /// Not Sendable: the thread that runs the loop owns it, as it owns the connection.
 package final class EventRouter {
     /// What a host does with an event.
@@ -21,7 +24,7 @@ package final class EventRouter {
     }
 
     private struct Member {
-        weak var host: ToolbarHost?
+        weak var host: (any EventTaker)?
     }
 
     private var members: [Member] = []
@@ -30,8 +33,9 @@ package final class EventRouter {
 
     package init() {}
 
-    /// Adds `host` to the hosts offered every event this connection reads.
-    package func register(_ host: ToolbarHost) {
+    /// Adds `host` (a toolbar host, or another window of the shell) to those offered every event
+    /// this connection reads.
+    package func register(_ host: any EventTaker) {
         members.removeAll { $0.host == nil || $0.host === host }
         members.append(Member(host: host))
     }
@@ -70,3 +74,11 @@ package final class EventRouter {
     /// True while events wait for the caller.
     package var hasSetAside: Bool { setAsideStart < setAside.count }
 }
+
+/// What takes its events from an ``EventRouter``: a ``ToolbarHost``, a tray icon.
+package protocol EventTaker: AnyObject {
+    /// What it does with `event` (the router's contract).
+    func take(_ event: XEvent) -> EventRouter.Disposition
+}
+
+extension ToolbarHost: EventTaker {}

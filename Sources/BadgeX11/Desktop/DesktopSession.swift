@@ -48,7 +48,8 @@ public final class DesktopSession {
     }
 
     private var members: [Member] = []
-    private var busesStarted = false
+    /// True once the session bus was started (or found missing), after the first frame.
+    package private(set) var busesHaveStarted = false
     /// Who waits for the buses to start (``whenBusesStarted(_:)``).
     private var busWaiters: [(BusConnection?) -> Void] = []
     /// The one tooltip window every host shows its tooltips in, once the first host set up.
@@ -158,8 +159,8 @@ public final class DesktopSession {
     /// Connects to the session bus, once (after the first frame of the first host: connecting and
     /// the portal's answer never delay it), and asks the portal for its colour scheme.
     package func startBuses() {
-        guard !busesStarted else { return }
-        busesStarted = true
+        guard !busesHaveStarted else { return }
+        busesHaveStarted = true
         defer {
             let waiters = busWaiters
             busWaiters = []
@@ -184,7 +185,7 @@ public final class DesktopSession {
     /// Runs `body` with the session bus once the buses are started (after the first host's first
     /// frame; now if they are): nil when there is none (no usable `DBUS_SESSION_BUS_ADDRESS`).
     package func whenBusesStarted(_ body: @escaping (BusConnection?) -> Void) {
-        if busesStarted { body(sessionBus) } else { busWaiters.append(body) }
+        if busesHaveStarted { body(sessionBus) } else { busWaiters.append(body) }
     }
 
     /// Adds the session's sources (the session bus, the accessibility bus) to `loop`, each once.

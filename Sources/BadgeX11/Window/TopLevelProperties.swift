@@ -79,7 +79,7 @@ package final class TopLevelProperties {
     }
 
     /// Writes an ICCCM struct of `count` 32-bit fields as a property.
-    private static func write<T>(_ value: T, as property: xcb_atom_t, type: xcb_atom_t, count: Int, x: XConnection, window: xcb_window_t) {
+    package static func write<T>(_ value: T, as property: xcb_atom_t, type: xcb_atom_t, count: Int, x: XConnection, window: xcb_window_t) {
         precondition(MemoryLayout<T>.size == count * 4, "ICCCM struct layout")
         var value = value
         let words = withUnsafeBytes(of: &value) { Array($0.bindMemory(to: UInt32.self)) }

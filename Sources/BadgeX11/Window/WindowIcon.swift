@@ -21,12 +21,7 @@ package enum WindowIcon {
             }
             values.append(UInt32(size))
             values.append(UInt32(size))
-            for y in 0..<size {
-                for x in 0..<size {
-                    let p = image.pixel(x: x, y: y)
-                    values.append(unpremultiplied(alpha: p.alpha, red: p.red, green: p.green, blue: p.blue))
-                }
-            }
+            values += image.straightAlphaPixels()
         }
         return values
     }
@@ -58,11 +53,5 @@ package enum WindowIcon {
         cairo_set_source_rgb(cr, 1, 1, 1)
         let origin = Point(x: box.midX - extents.ink.midX, y: box.midY - extents.ink.midY)
         text.draw(label, font: font, at: origin, in: context)
-    }
-
-    private static func unpremultiplied(alpha: UInt8, red: UInt8, green: UInt8, blue: UInt8) -> UInt32 {
-        guard alpha > 0 else { return 0 }
-        func channel(_ v: UInt8) -> UInt32 { min(255, (UInt32(v) * 255 + UInt32(alpha) / 2) / UInt32(alpha)) }
-        return UInt32(alpha) << 24 | channel(red) << 16 | channel(green) << 8 | channel(blue)
     }
 }

@@ -1,0 +1,111 @@
+import BadgeControl
+import BadgeCore
+import Glibc
+import Testing
+import XvfbHarness
+
+/// The StatusNotifierWatcher stand-in (Fixtures/sni-watcher.py, python3-dbus) on a private bus.
+final class WatcherStandIn {
+    let process: ChildProcess
+
+    /// Starts the watcher owning `name` on `bus` and waits until it does.
+    init(bus: SessionBus, name: String) throws {
+        let script = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            + "/Fixtures/sni-watcher.py"
+        process = try ChildProcess(executable: "/usr/bin/python3", arguments: [script, bus.address, name])
+        guard try next()["ready"]?.string == name else { throw HarnessError("sni-watcher.py did not start: \(process.stderrText)") }
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        process.kill(SIGKILL)
+        process.waitForExit(timeout: 5)
+    }
+
+    /// The next JSON line (10 s).
+    func next(timeout: Double = 10) throws -> JSONValue {
+        guard let line = try process.readLine(timeout: timeout) else {
+            throw HarnessError("sni-watcher.py said nothing within \(timeout) s: \(process.stderrText)")
+        }
+        return try JSONValue.parse(Array(line.utf8))
+    }
+
+    /// Sends `command` and returns its answer.
+    func ask(_ command: String) throws -> JSONValue {
+        try process.writeLine(command)
+        return try next()
+    }
+}
+
+/// The tray icon as a StatusNotifierItem, against a watcher stand-in on a private session bus.
+@Suite("E2E: tray icon (StatusNotifierItem)", .endToEnd(minutes: 2),
+       .enabled(if: findOnPath("dbus-daemon") != nil && access("/usr/lib/python3/dist-packages/dbus", F_OK) == 0,
+                "needs dbus-daemon and python3-dbus"))
+struct StatusNotifierItemTests {
+    @Test("Registered with org.kde.StatusNotifierWatcher: the pixmaps carry the count, urgency is NeedsAttention, Activate toggles the window")
+    func kdeWatcher() throws {
+        let bus = try SessionBus()
+        let watcher = try WatcherStandIn(bus: bus, name: "org.kde.StatusNotifierWatcher")
+        let s = try DemoSession("tray-sni", environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let registration = try watcher.next()
+        #expect(registration["registered"]?.string?.hasPrefix("org.kde.StatusNotifierItem-\(s.app.pid)-") == true, "\(registration)")
+        // The watcher prints before its answer reaches the app.
+        try pollUntil("the item is registered") { try s.trayState()["kind"]?.string == "sni" }
+
+        let icon = try watcher.ask("icon")
+        #expect(icon["sane"]?.bool == true, "\(icon)")
+        #expect(icon["sizes"]?.array?.compactMap { $0.array?.first?.int } == [16, 22, 24, 32, 48], "\(icon)")
+        for side in ["16", "22", "24", "32", "48"] {
+            #expect((icon["red"]?[side]?.int ?? 0) > 0, "no red badge pixels at \(side) px: \(icon)")
+        }
+        let tooltip = try watcher.ask("tooltip")
+        #expect(tooltip["text"]?.string?.contains("Notifications, 3 unread") == true, "\(tooltip)")
+        #expect(tooltip["text"]?.string?.contains("Mail, 12 unread") == true, "\(tooltip)")
+
+        // A rising count while the window is unfocused: NeedsAttention.
+        #expect(try watcher.ask("status")["status"]?.string == "Active")
+        try s.x.setInputFocus(window: s.x.root)
+        try s.command("inc bell")
+        try s.sync()
+        try pollUntil("Status is NeedsAttention") { try watcher.ask("status")["status"]?.string == "NeedsAttention" }
+
+        #expect(try watcher.ask("activate")["activated"]?.bool == true)
+        try pollUntil("Activate hides the window") { try !s.x.isViewable(window: s.window) }
+        _ = try watcher.ask("activate")
+        try pollUntil("Activate shows the window") { try s.x.isViewable(window: s.window) }
+        #expect(s.app.waitForExit(timeout: 0) == nil)
+    }
+
+    @Test("Registered with org.freedesktop.StatusNotifierWatcher, and when the watcher starts after the app")
+    func freedesktopWatcherLater() throws {
+        let bus = try SessionBus()
+        let s = try DemoSession("tray-sni-later", environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        try s.sync()
+        let watcher = try WatcherStandIn(bus: bus, name: "org.freedesktop.StatusNotifierWatcher")
+        #expect(try watcher.next()["registered"]?.string?.hasPrefix("org.kde.StatusNotifierItem-") == true)
+        try pollUntil("the item is registered") { try s.trayState()["kind"]?.string == "sni" }
+        let icon = try watcher.ask("icon")
+        #expect((icon["red"]?["22"]?.int ?? 0) > 0, "\(icon)")
+    }
+
+    @Test("With a tray and a watcher only the StatusNotifierItem is used; without the watcher the icon docks in the tray",
+          .enabled(if: findOnPath("trayer") != nil, "needs trayer"))
+    func neverTwoIcons() throws {
+        let bus = try SessionBus()
+        let watcher = try WatcherStandIn(bus: bus, name: "org.kde.StatusNotifierWatcher")
+        var tray: TrayerProcess?
+        let s = try DemoSession("tray-both", environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]) { server, x in
+            tray = try TrayerProcess(display: server.display, x: x)
+        }
+        _ = try watcher.next()
+        try pollUntil("the item is registered") { try s.trayState()["kind"]?.string == "sni" }
+        try s.sync()
+        let state = try s.trayState()
+        #expect(state["kind"]?.string == "sni" && state["window"]?.isNull == true, "\(state)")
+        watcher.stop()
+        let icon = try s.waitForDockedIcon()
+        #expect(try s.x.parent(ofWindow: icon) != s.x.root)
+        _ = tray
+    }
+}
