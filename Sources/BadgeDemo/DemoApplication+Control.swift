@@ -94,7 +94,7 @@ extension DemoApplication {
 
     /// The `state` event now.
     func state(of host: ToolbarHost) -> JSONValue {
-        ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, socket: socketStatus, dbus: busState,
+        ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, monitor: monitorName, socket: socketStatus, dbus: busState,
                             buttonSource: { [bindings] id in bindings?.state(of: id) ?? .null })
     }
 
