@@ -90,7 +90,7 @@ let package = Package(
         .executableTarget(name: "badge-icon-masks", dependencies: ["BadgeDrawing", "BadgeResources"]),
 
         // Test support: private Xvfb servers, XTEST input, GetImage capture, child processes.
-        .target(name: "XvfbHarness", dependencies: ["BadgeCore", "BadgeControl", "BadgeX11", "CXCB", "CXvfbHarness", "CXCBDamage", "CXCBSync", "CDBus"]),
+        .target(name: "XvfbHarness", dependencies: ["BadgeCore", "BadgeControl", "BadgeX11", "CXCB", "CXvfbHarness", "CXCBDamage", "CXCBSync", "CXCBRandR", "CDBus"]),
 
         // Test support shared by test targets: the trait that makes in-process cairo drawing take turns.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

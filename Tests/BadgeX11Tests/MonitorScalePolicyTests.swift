@@ -18,6 +18,11 @@ import Testing
         #expect(MonitorLayout([Self.screen, Self.left, empty, Self.right]).monitors.map(\.name) == ["LEFT", "RIGHT"])
         #expect(MonitorLayout([Self.left, mirror]).monitors.map(\.name) == ["LEFT", "MIRROR"])
         #expect(MonitorLayout([Self.screen]).monitors.map(\.name) == ["screen"])
+        // LEFT alone covers half the screen-wide monitor: both stay, and a window on LEFT is LEFT's.
+        let partly = MonitorLayout([Self.screen, Self.left])
+        #expect(partly.monitors.map(\.name) == ["screen", "LEFT"])
+        #expect(partly.mostOf(PixelRect(x: 10, y: 10, width: 100, height: 60))?.name == "LEFT")
+        #expect(partly.mostOf(PixelRect(x: 700, y: 10, width: 100, height: 60))?.name == "screen")
         #expect(Self.layout.monitor(named: "HDMI-1")?.name == "RIGHT", "found by output name")
         #expect(Self.layout.monitor(named: "DP-9") == nil)
     }
@@ -111,6 +116,11 @@ import Testing
         // Moved wholly onto RIGHT, which is back: LEFT shows none of it, so it follows at once.
         #expect(tracker.update(window: window, scale: 1, layout: Self.layout) { _ in 1 }?.name == "RIGHT")
         #expect(tracker.update(window: window, scale: 1, layout: .none) { _ in 1 } == nil && tracker.current == nil)
+        // On the screen-wide monitor, a monitor appears under the window: the more specific one takes it, for good.
+        _ = tracker.update(window: window, scale: 1, layout: MonitorLayout([Self.screen])) { _ in 1 }
+        let specific = MonitorLayout([Self.screen, Self.right])
+        #expect(tracker.update(window: window, scale: 1, layout: specific) { _ in 1 }?.name == "RIGHT")
+        #expect(tracker.update(window: window, scale: 1, layout: specific) { _ in 1 }?.name == "RIGHT")
         #expect(MonitorTracker(threshold: 0.2).threshold == MonitorTracker.defaultThreshold, "a threshold of half or less would flap")
     }
 

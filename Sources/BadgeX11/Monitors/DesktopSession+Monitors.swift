@@ -8,11 +8,12 @@ extension DesktopSession {
         return monitors
     }
 
-    /// Reads `event` if it is RandR's (it is everyone's: the caller's too) and tells every host's
-    /// follower that the monitors may have changed. True when it was RandR's.
+    /// Tells every host's follower when `event` says the monitors may have changed (a RandR event,
+    /// or the root's ConfigureNotify). True when it was RandR's own (it is everyone's: the
+    /// caller's too); the root's ConfigureNotify goes on to the other handlers.
     package func handleMonitorEvent(_ event: XEvent) -> Bool {
-        guard let monitors, monitors.handle(event) else { return false }
-        for host in hosts { host.monitorScaleFollower?.monitorsChanged() }
-        return true
+        guard let monitors else { return false }
+        if monitors.handle(event) { for host in hosts { host.monitorScaleFollower?.monitorsChanged() } }
+        return monitors.isRandREvent(event)
     }
 }

@@ -1,9 +1,11 @@
 import BadgeCore
 
 /// The monitors a window can be on, in the server's order (the primary first), cleaned of what
-/// would mislead the choice of a window's monitor: empty monitors, and aggregates (a monitor that
-/// wholly contains a smaller one, as the screen-wide monitor RandR keeps for its output when
-/// monitors are defined without outputs). Monitors with the same rectangle (mirrors) all stay.
+/// would mislead the choice of a window's monitor: empty monitors, and aggregates (a monitor
+/// whose whole area the smaller monitors inside it cover, as the screen-wide monitor RandR keeps
+/// for its output when monitors are defined without outputs). A larger monitor that smaller ones
+/// cover only in part stays, and a window on both belongs to the smaller one (the more specific).
+/// Monitors with the same rectangle (mirrors) all stay.
 public struct MonitorLayout: Hashable, Sendable {
     /// The usable monitors, in order.
     public let monitors: [Monitor]
@@ -15,9 +17,8 @@ public struct MonitorLayout: Hashable, Sendable {
     public init(_ reported: [Monitor]) {
         let shown = reported.filter { !$0.frame.isEmpty }
         monitors = shown.filter { candidate in
-            !shown.contains { other in
-                other.frame != candidate.frame && candidate.frame.intersection(other.frame) == other.frame
-            }
+            let inside = Set(shown.map(\.frame).filter { $0 != candidate.frame && candidate.frame.intersection($0) == $0 })
+            return inside.reduce(0) { $0 + $1.area } < candidate.frame.area
         }
     }
 
@@ -35,12 +36,15 @@ public struct MonitorLayout: Hashable, Sendable {
         return Double(window.intersection(monitor.frame).area) / Double(window.area)
     }
 
-    /// The monitor that shows most of `window` (the first of equals), or nil when none shows any of it.
+    /// The monitor that shows most of `window` (of equals the smaller, then the first), or nil
+    /// when none shows any of it.
     public func mostOf(_ window: PixelRect) -> Monitor? {
         var best: (monitor: Monitor, share: Double)?
         for monitor in monitors {
             let share = Self.share(of: window, on: monitor)
-            if share > 0, share > best?.share ?? 0 { best = (monitor, share) }
+            guard share > 0 else { continue }
+            if let best, share < best.share || (share == best.share && monitor.frame.area >= best.monitor.frame.area) { continue }
+            best = (monitor, share)
         }
         return best?.monitor
     }

@@ -6,7 +6,8 @@ import BadgeCore
 /// The window starts on the monitor that shows most of it. It moves to another monitor only once
 /// that monitor shows at least ``threshold`` (60 %) of it, both as it is now and as it would be at
 /// the other monitor's scale (its logical size kept, its top-left corner where it is), and more of
-/// it than the current monitor does. So a window whose size changes with the scale cannot be sent
+/// it than the current monitor does (or as much, being smaller: a monitor inside the current one
+/// is more specific). So a window whose size changes with the scale cannot be sent
 /// back by its own resize: at any position at most one of two monitors can hold 60 %. It also
 /// moves when its monitor shows none of it any more, or is gone (to the monitor showing most of
 /// it; else the first, the primary).
@@ -43,7 +44,7 @@ public struct MonitorTracker: Hashable, Sendable {
         let held = MonitorLayout.share(of: window, on: monitor)
         for candidate in layout.monitors where candidate.name != monitor.name {
             let share = MonitorLayout.share(of: window, on: candidate)
-            guard share >= threshold, share > held else { continue }
+            guard share >= threshold, share > held || (share == held && candidate.frame.area < monitor.frame.area) else { continue }
             let resized = Self.resized(window, from: scale, to: scaleOn(candidate))
             guard MonitorLayout.share(of: resized, on: candidate) >= threshold else { continue }
             current = candidate.name

@@ -6,8 +6,9 @@ import Glibc
 /// The screen's monitors through RandR, followed live: RandR 1.5's monitors (`GetMonitors`), or
 /// on an older server the active CRTCs with their outputs; each with its outputs' names, its
 /// physical size and its outputs' `DPI` property. The server's change events (screen, CRTC,
-/// output, the `DPI` property; `xrandr --setmonitor` and `--delmonitor` send a screen change)
-/// mark the layout stale, and it is read again, once, when next asked for.
+/// output, the `DPI` property; and the root's ConfigureNotify, the only event `xrandr
+/// --setmonitor` and `--delmonitor` make the server send) mark the layout stale, and it is read
+/// again, once, when next asked for.
 ///
 /// One per connection (``DesktopSession``), made when the first ``MonitorScaleFollower`` starts;
 /// none without RandR 1.2, and then nothing is selected or watched (no wakeups).
@@ -71,7 +72,12 @@ package final class RandRMonitors {
         return current
     }
 
-    /// True when `event` is RandR's; it marks the layout stale when it may have changed it.
+    /// True when `event` is one of RandR's own events.
+    package func isRandREvent(_ event: XEvent) -> Bool {
+        event.code == firstEvent &+ UInt8(XCB_RANDR_SCREEN_CHANGE_NOTIFY) || event.code == firstEvent &+ UInt8(XCB_RANDR_NOTIFY)
+    }
+
+    /// Marks the layout stale when `event` says the monitors may have changed; true when it does.
     package func handle(_ event: XEvent) -> Bool {
         switch event.code {
         case firstEvent &+ UInt8(XCB_RANDR_SCREEN_CHANGE_NOTIFY):
@@ -79,7 +85,11 @@ package final class RandRMonitors {
         case firstEvent &+ UInt8(XCB_RANDR_NOTIFY):
             let (kind, atom) = event.withEvent(as: xcb_randr_notify_event_t.self) { ($0.subCode, $0.u.op.atom) }
             // Of the output properties, only the DPI matters.
-            if kind != UInt8(XCB_RANDR_NOTIFY_OUTPUT_PROPERTY.rawValue) || atom == dpiAtom { stale = true }
+            guard kind != UInt8(XCB_RANDR_NOTIFY_OUTPUT_PROPERTY.rawValue) || atom == dpiAtom else { return false }
+            stale = true
+        case UInt8(XCB_CONFIGURE_NOTIFY) where event.window == x.root:
+            // A monitor set or deleted (RRSendConfigNotify), or the screen resized.
+            stale = true
         default:
             return false
         }
