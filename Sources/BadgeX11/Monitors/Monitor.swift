@@ -2,7 +2,7 @@ import BadgeCore
 
 /// One monitor of the screen, as RandR describes it: a named rectangle of the root window, the
 /// outputs that show it, its physical size, and the `DPI` its outputs state (X11Libre's per-output
-/// property). Pure data: ``RandRMonitors`` reads it from the server, tests make it by hand.
+/// property). Pure data: the shell reads it from the server (RandR), tests make it by hand.
 public struct Monitor: Hashable, Sendable {
     /// The monitor's name: RandR 1.5's (`xrandr --listmonitors`), else its first output's.
     public var name: String
