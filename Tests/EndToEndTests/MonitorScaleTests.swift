@@ -36,10 +36,8 @@ struct MonitorScaleTests {
         }
     }
 
-    static func settings(_ s: DemoSession) throws -> JSONValue {
-        try s.app.writeLine("state")
-        return try #require(try s.app.readEvent(named: "state")["settings"])
-    }
+    /// `state`'s settings (DesktopSettingsTests' helper).
+    static func settings(_ s: DemoSession) throws -> JSONValue { try DesktopSettingsTests.settings(s) }
 
     /// Moves the window's top-left corner to (`x`, 20) and returns the settings once the app has seen it.
     static func move(_ s: DemoSession, x: Int) throws -> JSONValue {
@@ -48,14 +46,9 @@ struct MonitorScaleTests {
         return try settings(s)
     }
 
-    /// Re-asks `state` until `condition` holds (or 5 s pass), syncing in between.
+    /// Re-asks `state` until `condition` holds on its settings (or 5 s pass).
     static func waitFor(_ s: DemoSession, _ condition: (JSONValue) -> Bool) throws -> JSONValue {
-        let deadline = Deadline(seconds: 5)
-        while true {
-            let current = try settings(s)
-            if condition(current) || deadline.hasPassed { return current }
-            try s.sync()
-        }
+        try DesktopSettingsTests.waitFor(s, condition)
     }
 
     /// Waits until the window is `width` pixels wide (its resize confirmed), then compares it with
