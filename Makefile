@@ -2,7 +2,7 @@
 # Both install the Debian packages they need first (apt-get; sudo when not root; skipped when present).
 
 SWIFT      ?= swift
-BUILD_PKGS := pkg-config libxcb1-dev libxcb-xtest0-dev libxcb-xkb-dev libxcb-icccm4-dev libxcb-shm0-dev libxcb-sync-dev libxcb-damage0-dev \
+BUILD_PKGS := pkg-config libxcb1-dev libxcb-xtest0-dev libxcb-xkb-dev libxcb-icccm4-dev libxcb-shm0-dev libxcb-sync-dev libxcb-damage0-dev libxcb-randr0-dev \
               libcairo2-dev libpango1.0-dev librsvg2-2 libxkbcommon-x11-dev libdbus-1-dev libatspi2.0-dev
 FONT_PKGS  := fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji fontconfig
 TEST_PKGS  := xvfb xauth x11-xkb-utils xkb-data imagemagick openbox i3-wm xdotool wmctrl dbus-daemon \

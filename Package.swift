@@ -25,6 +25,7 @@ let package = Package(
         systemLibrary("CXCBShm", pkgConfig: "xcb-shm", apt: ["libxcb-shm0-dev"]),
         systemLibrary("CXCBSync", pkgConfig: "xcb-sync", apt: ["libxcb-sync-dev"]),
         systemLibrary("CXCBDamage", pkgConfig: "xcb-damage", apt: ["libxcb-damage0-dev"]),  // test harness only
+        systemLibrary("CXCBRandR", pkgConfig: "xcb-randr", apt: ["libxcb-randr0-dev"]),  // monitors, for per-monitor scale
         systemLibrary("CCairo", pkgConfig: "cairo", apt: ["libcairo2-dev"]),
         systemLibrary("CPangoCairo", pkgConfig: nil, apt: ["libpango-1.0-0", "libpangocairo-1.0-0"]),  // dlopen()ed when text is first shaped
         systemLibrary("CRsvg", pkgConfig: nil, apt: ["librsvg2-2"]),  // dlopen()ed on demand
@@ -71,7 +72,7 @@ let package = Package(
         // tooltips, the window icon and the toolbar host, on BadgeIO's loop. It knows no application.
         .target(
             name: "BadgeX11",
-            dependencies: ["BadgeCore", "BadgeDrawing", "BadgeIO", "CXCB", "CXCBICCCM", "CXCBShm", "CXCBSync", "CCairo", "CXKBCommonX11", "CGlibcExtras", "CDBusProtocol", "CAtspi"]
+            dependencies: ["BadgeCore", "BadgeDrawing", "BadgeIO", "CXCB", "CXCBICCCM", "CXCBShm", "CXCBSync", "CXCBRandR", "CCairo", "CXKBCommonX11", "CGlibcExtras", "CDBusProtocol", "CAtspi"]
         ),
         // Blocks SIGTERM, SIGINT and SIGHUP in the demo's ELF pre-initializer, before any library's
         // initializer or Swift code runs, so a signal at any moment after exec ends it cleanly.
@@ -89,7 +90,7 @@ let package = Package(
         .executableTarget(name: "badge-icon-masks", dependencies: ["BadgeDrawing", "BadgeResources"]),
 
         // Test support: private Xvfb servers, XTEST input, GetImage capture, child processes.
-        .target(name: "XvfbHarness", dependencies: ["BadgeCore", "BadgeControl", "BadgeIO", "BadgeX11", "CXCB", "CXvfbHarness", "CXCBDamage", "CXCBSync", "CDBus"]),
+        .target(name: "XvfbHarness", dependencies: ["BadgeCore", "BadgeControl", "BadgeIO", "BadgeX11", "CXCB", "CXvfbHarness", "CXCBDamage", "CXCBSync", "CXCBRandR", "CDBus"]),
 
         // Test support shared by test targets: the trait that makes in-process cairo drawing take turns.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -76,7 +76,7 @@ enum ControlEvents {
     /// socket, the D-Bus interface and the tray icon.
     static func state(_ host: ToolbarHost, now: Double, theme: Theme = .light,
                       sources: (scale: String, theme: String, reducedMotion: String) = ("default", "default", "default"),
-                      socket: JSONValue = .null, dbus: JSONValue = .null, tray: JSONValue = .null,
+                      monitor: String? = nil, socket: JSONValue = .null, dbus: JSONValue = .null, tray: JSONValue = .null,
                       buttonSource: (String) -> JSONValue = { _ in .null }) -> JSONValue {
         let toolbar = host.toolbar
         let scale = host.scale
@@ -107,6 +107,7 @@ enum ControlEvents {
                             + [("eventsSent", .int(host.accessibilityEventsSent))])),
                         ("sessionBus", host.sessionBusStatus.map { .string($0) } ?? .null), ("reducedMotion", .bool(host.reducesMotion)), ("upload", .string(host.uploadMethod)),
                         ("settings", .object([("scale", .double(host.scale)), ("scaleFrom", .string(sources.scale)),
+                                              ("monitor", monitor.map { .string($0) } ?? .null),
                                               ("theme", .string(theme.name)), ("themeFrom", .string(sources.theme)),
                                               ("reducedMotion", .bool(host.reducesMotion)),
                                               ("reducedMotionFrom", .string(sources.reducedMotion))])),

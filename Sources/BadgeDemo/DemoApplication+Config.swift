@@ -76,10 +76,7 @@ extension DemoApplication {
             renderer.theme = theme
             sources.theme = "config"
         }
-        if sources.scale == "config" || sources.scale == "default", let scale = config.scale {
-            host.setScale(scale)
-            sources.scale = "config"
-        }
+        applyScaleConfig(config, host: host)
         saved?.changed()
         control?.emit(ControlEvents.configReloaded(cause: cause, buttons: newToolbar.buttons.map(\.id)))
     }

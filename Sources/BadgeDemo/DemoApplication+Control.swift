@@ -94,7 +94,8 @@ extension DemoApplication {
 
     /// The `state` event now.
     func state(of host: ToolbarHost) -> JSONValue {
-        ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, socket: socketStatus, dbus: busState, tray: trayState,
+        ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, monitor: monitorName, socket: socketStatus,
+                            dbus: busState, tray: trayState,
                             buttonSource: { [bindings] id in bindings?.state(of: id) ?? .null })
     }
 

@@ -59,6 +59,8 @@ final class DemoApplication {
     /// Where the scale, theme and reduced motion in effect come from: "flag", "config", "desktop",
     /// "key" (reduced motion toggled with `r`) or "default".
     var sources = (scale: "default", theme: "default", reducedMotion: "default")
+    /// The scale's layers but the desktop's (DemoApplication+Monitors.swift).
+    var scalePolicy = MonitorScalePolicy()
     var exitStatus: ExitStatus?
     var updatesBlinkRequested = false
 
@@ -114,6 +116,7 @@ final class DemoApplication {
         sources.scale = options.scale != nil ? "flag" : config.scale != nil ? "config" : "default"
         sources.theme = options.themeFromFlag ? "flag" : config.theme != nil ? "config" : "default"
         sources.reducedMotion = options.reduceMotion ? "flag" : "default"
+        scalePolicy = Self.scalePolicy(flag: options.scale, config: config)
         if options.scale == nil { options.scale = config.scale }
         if !options.themeFromFlag, let theme = config.theme { options.theme = theme }
         self.options = options
@@ -165,6 +168,7 @@ final class DemoApplication {
             if options.control { control = ControlChannel(acceptsDebugCommands: options.debugCommands) }
             host.accessibilityStrings = locale.accessibilityStrings
             wire(host)
+            startMonitorScale(host)
             follow(host.desktopSettings, host: host)
             try loop.run()
         } catch let error as X11Error {
@@ -285,10 +289,7 @@ final class DemoApplication {
 
     /// Applies what the desktop says, where no flag or config file decided.
     func follow(_ settings: DesktopSettings, host: ToolbarHost) {
-        if sources.scale == "default" || sources.scale == "desktop" {
-            host.setScale(settings.scale ?? 1)
-            sources.scale = settings.scale == nil ? "default" : "desktop"
-        }
+        followDesktopScale(settings.scale, host: host)
         if sources.theme == "default" || sources.theme == "desktop" {
             let theme: Theme = settings.prefersDark == true ? .dark : .light
             if renderer.theme != theme {

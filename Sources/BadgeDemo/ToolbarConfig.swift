@@ -50,6 +50,8 @@ struct ToolbarConfig: Sendable {
     var theme: Theme?
     /// The device scale, when the file sets one.
     var scale: Double?
+    /// The scales per monitor and `scaleFromMonitorSize` (bad entries are warnings, not errors).
+    var monitorScales = MonitorScaleConfig()
     /// Whether root may use the control socket (`"control": {"allowRoot": true}`; default false):
     /// package-manager hooks that run as root, changing and reading counts only.
     var allowsRoot = false
@@ -93,6 +95,7 @@ struct ToolbarConfig: Sendable {
             guard scale.isFinite, scale >= 0.5, scale <= 4 else { throw fail("scale", "must be a number from 0.5 to 4, not \(scale)") }
             config.scale = scale
         }
+        config.monitorScales = MonitorScaleConfig.parse(root, file: file)
         if let control = root["control"], control != .null {
             guard case .object = control else { throw fail("control", "expected an object") }
             config.allowsRoot = try fields.bool(control["allowRoot"], "control.allowRoot") ?? false

@@ -15,15 +15,7 @@ struct ScreenshotTests {
                       (["--count", "bell=4"], 16), (["--scale", "2", "--theme", "dark", "--count", "mail=100"], 16)])
     func liveEqualsScreenshot(options: [String], depth: Int) throws {
         let tag = "screenshot" + options.joined().filter { $0.isLetter || $0.isNumber } + "-depth\(depth)"
-        let png = try Artifacts.path(for: "\(tag)-\(getpid()).png"), ppm = png + ".ppm"
-        defer { unlink(png); unlink(ppm) }
-        let exe = try BuiltProducts.executable(named: "badge-demo")
-        let render = try ChildProcess(executable: exe, arguments: ["--screenshot", png, "--reduce-motion"] + options,
-                                      environment: .inherited(removing: ["DISPLAY"]), stdin: .null)
-        #expect(render.waitForExit(timeout: 20) == .exited(0), "stderr: \(render.stderrText)")
-        let convert = try ChildProcess(executable: "convert", arguments: [png, "-alpha", "off", ppm], stdin: .null)
-        #expect(convert.waitForExit(timeout: 20) == .exited(0), "convert: \(convert.stderrText)")
-        let rendered = try CapturedImage(ppmFile: ppm)
+        let rendered = try renderScreenshot(tag: tag, options: options)
         let offscreen = depth == 16 ? rendered.quantizedToRGB565() : rendered
 
         let s = try DemoSession(tag, arguments: options, depth: depth)

@@ -68,6 +68,9 @@ public final class DesktopSession {
     package var accessibilityStatus: ToolbarHost.AccessibilityStatus = .off("not started (it starts after the first frame)") {
         didSet { for host in hosts { host.accessibilityStatus = accessibilityStatus } }
     }
+    /// The monitors (RandR), once a host follows their scale (``sharedMonitors()``).
+    package var monitors: RandRMonitors?
+    package var monitorsTried = false
     /// The last settings event handled: each host is offered the same event; it is read once.
     private weak var lastSettingsEvent: XEvent?
     /// The loops the session's sources were added to, with the names of those added (once each,

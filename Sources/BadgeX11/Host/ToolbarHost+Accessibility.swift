@@ -98,14 +98,7 @@ extension ToolbarHost {
     /// The window's top-left pixel on the screen, asked of the server once after each move
     /// (a window manager's frame moves it without telling the toolbar where, relative to the root).
     func windowOriginOnScreen() -> (x: Int, y: Int) {
-        if let origin = knownOrigin { return origin }
-        let x = connection.handle
-        let cookie = xcb_translate_coordinates(x, surface.window, connection.root, 0, 0)
-        guard let reply = xcb_translate_coordinates_reply(x, cookie, nil) else { return (0, 0) }
-        defer { free(reply) }
-        let origin = (x: Int(reply.pointee.dst_x), y: Int(reply.pointee.dst_y))
-        knownOrigin = origin
-        return origin
+        rootOrigin() ?? (0, 0)
     }
 }
 

@@ -25,6 +25,8 @@ extension ToolbarHost {
         }
         // The session's keymap follows the server's (read once); the event is everyone's.
         if session.handleKeyboardEvent(event) { return .shared }
+        // The monitors changed (RandR): every follower looks again; the event is everyone's.
+        if session.handleMonitorEvent(event) { return .shared }
         if event.isError { return handleError(event) }
         // The session reads it once and tells every host; it is everyone's.
         if session.handleSettingsEvent(event), event.window != surface.window { return .shared }
@@ -47,9 +49,11 @@ extension ToolbarHost {
             exposed = exposed.map { $0.union(rect) } ?? rect
         case XCB_REPARENT_NOTIFY:
             knownOrigin = nil
+            monitorScaleFollower?.windowMoved()
             recordPlacement(event)
         case XCB_CONFIGURE_NOTIFY:
             knownOrigin = nil
+            monitorScaleFollower?.windowMoved()
             recordPlacement(event)
             let (width, height) = event.withEvent(as: xcb_configure_notify_event_t.self) { (Int($0.width), Int($0.height)) }
             resized(width: width, height: height)

@@ -19,6 +19,8 @@ extension ToolbarHost {
             runSyncs()
             return
         }
+        // The monitor's scale first: a new scale is laid out before this frame is drawn.
+        monitorScaleFollower?.evaluateIfNeeded()
         let now = clock.now
         var presented = drawDamage(at: now)
         if let exposed, mapped, bufferPainted {

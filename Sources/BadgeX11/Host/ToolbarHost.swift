@@ -240,6 +240,9 @@ public final class ToolbarHost {
     /// Where the host is in starting up.
     var startupPhase = StartupPhase.firstFrame
 
+    /// What gives the window the scale of the monitor it is on, when one was started.
+    public internal(set) var monitorScaleFollower: MonitorScaleFollower?
+
     /// A sync waits: push the window state at the next refresh instead of coalescing it.
     var windowStateIsDueNow = false
 
