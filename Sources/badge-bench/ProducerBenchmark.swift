@@ -86,11 +86,13 @@ enum ProducerBenchmark {
                 x.fakeInput(.buttonRelease, detail: 1)
                 try x.flush()
             })
+            // The screen is watched while the client runs (as a user sees it); it is reaped afterwards.
+            var client: ChildProcess?
             sample.messages.append(try timeToChange(near: mail, "msg") {
-                let client = try ChildProcess(executable: demo, arguments: ["msg", "set", "mail", "\(60 + index)"],
-                                              environment: .inherited(adding: producing, removing: ["DISPLAY"]), stdin: .null)
-                _ = client.waitForExit(timeout: 5)
+                client = try ChildProcess(executable: demo, arguments: ["msg", "set", "mail", "\(60 + index)"],
+                                          environment: .inherited(adding: producing, removing: ["DISPLAY"]), stdin: .null)
             })
+            if let client, client.waitForExit(timeout: 5) != .exited(0) { throw HarnessError("msg set failed: \(client.stderrText)") }
             sample.socketLines.append(try timeToChange(near: mail, "socket") {
                 _ = try connection.request("set mail \(80 + index)")
             })

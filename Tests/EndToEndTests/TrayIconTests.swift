@@ -130,3 +130,54 @@ struct XEmbedTrayTests {
         _ = tray
     }
 }
+
+/// The tray icon in polybar's own system tray (polybar 3.6, `tray-position`).
+@Suite("E2E: tray icon (XEmbed, polybar)", .endToEnd(minutes: 1),
+       .enabled(if: findOnPath("polybar") != nil, "needs polybar"))
+struct PolybarTrayTests {
+    @Test("Docked in polybar's tray: the icon is a child of the bar's tray and shows the count")
+    func dockedInPolybar() throws {
+        let folder = try Artifacts.path(for: "polybar-tray-\(getpid())")
+        removeTree(folder)
+        #expect(mkdir(folder, 0o700) == 0)
+        defer { removeTree(folder) }
+        let config = folder + "/polybar.ini"
+        let file = fopen(config, "w")
+        fputs("""
+            [bar/tray]
+            width = 400
+            height = 28
+            offset-y = 440
+            background = #222222
+            foreground = #ffffff
+            font-0 = DejaVu Sans:size=10
+            modules-left = label
+            tray-position = right
+            tray-maxsize = 24
+            override-redirect = true
+
+            [module/label]
+            type = custom/text
+            content = bar
+
+            """, file)
+        fclose(file)
+        var bar: ChildProcess?
+        defer { bar?.kill(SIGTERM); bar?.waitForExit(timeout: 5) }
+        let s = try DemoSession("tray-polybar", environment: XEmbedTrayTests.noBus) { server, x in
+            bar = try ChildProcess(executable: "polybar", arguments: ["--config=\(config)", "tray"],
+                                   environment: .inherited(adding: ["DISPLAY": server.display]), stdin: .null)
+            try pollUntil("polybar owns _NET_SYSTEM_TRAY_S0", timeout: 15) { try x.selectionOwner("_NET_SYSTEM_TRAY_S0") != 0 }
+        }
+        let icon = try s.waitForDockedIcon(timeout: 15)
+        #expect(try s.x.parent(ofWindow: icon) != s.x.root, "docked in polybar")
+        try s.sync()
+        var red = 0
+        let deadline = Deadline(seconds: 10)
+        repeat {
+            red = 0
+            try s.x.capture(window: icon).forEachPixel { _, _, p in if isBadgeRed(p) { red += 1 } }
+        } while red <= 10 && !deadline.hasPassed
+        #expect(red > 10, "the icon in polybar's tray shows the red badge of the total")
+    }
+}
