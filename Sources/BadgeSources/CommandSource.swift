@@ -67,9 +67,19 @@ public final class CommandSource: BadgeSource {
     /// Seconds until the run in progress must be checked, or until the next run; nil when idle
     /// without an interval.
     public var timeUntilDue: Double? {
-        if let run { return run.timeUntilDue }
+        if let run {
+            // A run still going when the next one is due has missed its interval: marked then.
+            guard let overdue = overdueTime, !reading.isStale else { return run.timeUntilDue }
+            return min(run.timeUntilDue ?? .infinity, overdue - SourceClock.monotonic)
+        }
         guard started, let interval, let lastStart else { return nil }
         return lastStart + interval - SourceClock.monotonic
+    }
+
+    /// When the run in progress misses its interval (nil without an interval).
+    private var overdueTime: Double? {
+        guard let interval, let lastStart else { return nil }
+        return lastStart + interval
     }
 
     /// Whether a run is in progress.
@@ -91,6 +101,14 @@ public final class CommandSource: BadgeSource {
     /// Stops a run past its time limit, or starts the next one.
     public func handleDeadline() {
         if let run {
+            if let overdue = overdueTime, SourceClock.monotonic >= overdue, !reading.isStale, reading.content != nil {
+                // The last value is kept, but not as a confident one: the run that should confirm it is late.
+                var late = reading
+                late.isStale = true
+                late.error = "the run has not finished within its \(Self.seconds(interval ?? 0)) interval"
+                reading = late
+                onChange?(late)
+            }
             run.handleDeadline()
             finishIfDone()
         } else if let due = timeUntilDue, due <= 0 {
@@ -171,4 +189,5 @@ public final class CommandSource: BadgeSource {
     private static func bytes(_ value: Int) -> String {
         value % 1024 == 0 ? "\(value / 1024) KiB" : "\(value) bytes"
     }
+
 }

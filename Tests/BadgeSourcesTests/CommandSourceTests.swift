@@ -182,6 +182,25 @@ import Testing
         #expect(timed.timeUntilDue == nil && timed.descriptors.isEmpty)
     }
 
+    @Test func aRunThatMissesItsIntervalMakesTheValueStaleUntilItAnswers() throws {
+        let temp = try TemporaryFolder()
+        try temp.write("0", to: "slow")
+        // Fast the first time, then 1.2 s a run: longer than the 0.4 s interval, within the timeout.
+        let source = CommandSource(arguments: ["sh", "-c", "if [ \"$(cat \"$1/slow\")\" = 1 ]; then sleep 1.2; fi; echo 5", "sh", temp.path],
+                                   interval: 0.4, timeout: 5)
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        drive(loop) { source.reading.content == .count(5) && !source.isRunning }
+        #expect(!source.reading.isStale)
+        try temp.write("1", to: "slow")
+        drive(loop) { source.reading.isStale }
+        #expect(source.reading.content == .count(5), "the last value is kept")
+        #expect(source.reading.error?.contains("has not finished within its") == true, "\(source.reading)")
+        drive(loop) { !source.reading.isStale }
+        #expect(source.reading.error == nil && source.reading.content == .count(5), "the late run confirms it")
+        source.stop()
+    }
+
     @Test func aProgramThatCannotBeStartedSaysSo() {
         let source = CommandSource(arguments: ["/nonexistent/ci-status", "--json"])
         source.start()
