@@ -56,7 +56,8 @@ extension DemoApplication {
     }
 
     /// The `tray` field of `state`: "kind" (xembed, sni or none, "off" with --no-tray), "size"
-    /// and "window" (the XEmbed icon's, in device pixels), "orientation", "busName", "total", "urgent", "tooltip".
+    /// and "window" (the XEmbed icon's, in device pixels), "orientation", "busName", "total", "urgent", "tooltip",
+    /// "tooltipShown" (the XEmbed icon's tooltip is on the screen).
     var trayState: JSONValue {
         guard let tray else { return .object([("kind", .string(options.noTray ? "off" : "none")), ("size", .null)]) }
         return Self.trayState(tray)
@@ -68,6 +69,7 @@ extension DemoApplication {
                         ("window", tray.windowID.map { .int(Int($0)) } ?? .null),
                         ("orientation", tray.trayOrientation.map { .string($0) } ?? .null),
                         ("busName", tray.itemBusName.map { .string($0) } ?? .null),
-                        ("total", .int(tray.total)), ("urgent", .bool(tray.urgent)), ("tooltip", .string(tray.tooltip))])
+                        ("total", .int(tray.total)), ("urgent", .bool(tray.urgent)), ("tooltip", .string(tray.tooltip)),
+                        ("tooltipShown", .bool(tray.tooltipShown))])
     }
 }

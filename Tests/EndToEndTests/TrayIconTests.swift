@@ -47,7 +47,8 @@ extension DemoSession {
             let tray = try trayState()
             guard tray["kind"]?.string == "xembed", let id = tray["window"]?.int, (tray["size"]?["width"]?.int ?? 0) > 1 else { return false }
             window = UInt32(id)
-            return try x.parent(ofWindow: window) != x.root
+            // Docked (reparented into the tray) and mapped by it: only then can its pixels be read.
+            return try x.parent(ofWindow: window) != x.root && x.isViewable(window: window)
         }
         return window
     }
@@ -87,11 +88,17 @@ struct XEmbedTrayTests {
         expectPixels(before.pixels != after.pixels, "the icon is redrawn for a new total", images: ["before": before, "after": after],
                      test: "tray-xembed")
 
-        // A click on the icon hides the window; another shows it again.
+        // The pointer on the icon shows the counts per button in a tooltip; leaving hides it.
         #expect(try s.x.isViewable(window: s.window))
         let origin = try s.x.rootPosition(ofWindow: icon)
         let geometry = try s.x.geometry(ofWindow: icon)
         let center = (x: origin.x + geometry.width / 2, y: origin.y + geometry.height / 2)
+        try s.x.move(toRoot: center)
+        try pollUntil("the tray tooltip is shown") { try s.trayState()["tooltipShown"]?.bool == true }
+        #expect(try s.trayState()["tooltip"]?.string?.contains("Notifications, 50 unread") == true)
+        try s.x.movePointerToCorner()
+        try pollUntil("the tray tooltip is hidden") { try s.trayState()["tooltipShown"]?.bool == false }
+        // A click on the icon hides the window; another shows it again.
         try s.x.click(button: MouseButton.left, atRoot: center)
         try pollUntil("the window is hidden") { try !s.x.isViewable(window: s.window) }
         try s.x.click(button: MouseButton.left, atRoot: center)

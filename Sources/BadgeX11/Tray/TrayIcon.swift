@@ -1,3 +1,5 @@
+import CXCB
+import Glibc
 import BadgeCore
 import BadgeDrawing
 
@@ -47,6 +49,11 @@ public final class TrayIcon {
     public private(set) var tooltip = ""
 
     private weak var host: ToolbarHost?
+    /// The XEmbed icon's tooltip (the counts per button), made the first time the pointer enters it.
+    private var tooltipWindow: TooltipWindow?
+    private var tooltipRenderer: TooltipRenderer?
+    /// Whether the XEmbed icon's tooltip is on the screen now.
+    public private(set) var tooltipShown = false
     private let renderer: TrayIconRenderer
     private let xembed: XEmbedTray
     private var item: StatusNotifierItem?
@@ -69,6 +76,7 @@ public final class TrayIcon {
         xembed.requestedSide = Int((22 * host.scale).rounded())
         xembed.draw = { [weak self] width, height, transparent in self?.image(width: width, height: height, transparent: transparent) }
         xembed.onPress = { [weak self] button in if button == 1 { self?.onActivate?() } }
+        xembed.onHover = { [weak self] inside in self?.hover(inside) }
         xembed.onChange = { [weak self] in self?.reportChange() }
         host.session.whenBusesStarted { [weak self] bus in self?.startItem(on: bus, id: itemID, title: itemTitle) }
         arbitrate()
@@ -100,6 +108,52 @@ public final class TrayIcon {
     /// The StatusNotifierItem's bus name, while it is registered.
     public var itemBusName: String? {
         kind == .statusNotifierItem ? item?.busName : nil
+    }
+
+    /// Shows the tooltip beside the XEmbed icon while the pointer is on it (above it when the tray
+    /// is in the lower half of the screen), as trays show their icons' tooltips; hides it when the
+    /// pointer leaves, on a click, and when the icon leaves the tray.
+    private func hover(_ inside: Bool) {
+        guard let host else { return }
+        guard inside, let icon = xembed.icon, !tooltip.isEmpty else {
+            if tooltipShown { tooltipWindow?.hide() }
+            tooltipShown = false
+            try? host.connection.flush()
+            reportChange()
+            return
+        }
+        let x = host.connection
+        do {
+            if tooltipWindow == nil {
+                tooltipWindow = try TooltipWindow(connection: x, atoms: host.atoms,
+                                                  identity: host.identity ?? ApplicationIdentity(instanceName: "badgekit", title: ""))
+                tooltipRenderer = TooltipRenderer(text: host.renderer.text)
+            }
+        } catch {
+            return
+        }
+        guard let window = tooltipWindow, let renderer = tooltipRenderer,
+              let origin = Self.rootOrigin(of: icon.window, connection: x) else { return }
+        let scale = host.scale, gap = Int((4 * scale).rounded())
+        let size = renderer.size(of: tooltip, scale: scale)
+        let below = origin.1 + icon.height + gap
+        let top = origin.1 + icon.height / 2 > x.screenHeight / 2 ? origin.1 - size.height - gap : below
+        do {
+            try window.show(tooltip, rootX: origin.0, rootY: top, scale: scale, renderer: renderer)
+            tooltipShown = true
+        } catch {
+            tooltipShown = false
+        }
+        try? x.flush()
+        reportChange()
+    }
+
+    /// Where `window`'s top-left corner is on the root window (nil when the window is gone).
+    private static func rootOrigin(of window: xcb_window_t, connection x: XConnection) -> (Int, Int)? {
+        let cookie = xcb_translate_coordinates(x.handle, window, x.root, 0, 0)
+        guard let reply = xcb_translate_coordinates_reply(x.handle, cookie, nil) else { return nil }
+        defer { free(reply) }
+        return (Int(reply.pointee.dst_x), Int(reply.pointee.dst_y))
     }
 
     /// Shows `total` in the icon, `urgent` as `NeedsAttention`, and `tooltip` (the counts per

@@ -31,7 +31,7 @@ package final class TrayIconWindow {
 
     /// The events the icon window listens to: exposure, its size and parent, clicks.
     static let eventMask: UInt32 = XCB_EVENT_MASK_EXPOSURE.rawValue | XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue
-        | XCB_EVENT_MASK_BUTTON_PRESS.rawValue
+        | XCB_EVENT_MASK_BUTTON_PRESS.rawValue | XCB_EVENT_MASK_ENTER_WINDOW.rawValue | XCB_EVENT_MASK_LEAVE_WINDOW.rawValue
 
     /// Makes the (unmapped) icon window of `side` device pixels square in `trayVisual` (the
     /// `_NET_SYSTEM_TRAY_VISUAL` the tray asked for, when it is a 32-bit TrueColor visual in

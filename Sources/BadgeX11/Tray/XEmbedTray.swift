@@ -32,6 +32,8 @@ package final class XEmbedTray: EventTaker {
     package var draw: ((_ width: Int, _ height: Int, _ transparent: Bool) -> ImageSurface?)?
     /// Called with the X button number of a press on the icon.
     package var onPress: ((UInt8) -> Void)?
+    /// Called when the pointer enters (true) or leaves (false) the docked icon.
+    package var onHover: ((Bool) -> Void)?
     /// Called when the tray appears or goes, or the icon is docked, undocked or resized.
     package var onChange: (() -> Void)?
     /// The icon's name (the tooltip trays show).
@@ -130,7 +132,12 @@ package final class XEmbedTray: EventTaker {
                 if let image, image.width == icon.width, image.height == icon.height { icon.present(image) } else { redraw() }
             }
         case XCB_BUTTON_PRESS:
+            onHover?(false)
             onPress?(event.withEvent(as: xcb_button_press_event_t.self) { $0.detail })
+        case XCB_ENTER_NOTIFY:
+            onHover?(true)
+        case XCB_LEAVE_NOTIFY:
+            onHover?(false)
         default:
             break
         }
@@ -191,6 +198,7 @@ package final class XEmbedTray: EventTaker {
 
     private func dropIcon() {
         guard icon != nil else { return }
+        onHover?(false)
         icon = nil
         image = nil
         try? x.flush()
