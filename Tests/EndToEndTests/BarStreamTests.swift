@@ -78,28 +78,17 @@ struct BarStreamTests {
         defer { removeTree(runtime) }
         let s = try DemoSession("bar-polybar", arguments: ["--no-state"], environment: ["XDG_RUNTIME_DIR": runtime])
         let demo = try BuiltProducts.executable(named: "badge-demo")
-        let config = runtime + "/polybar.ini"
-        let file = fopen(config, "w")
-        fputs("""
-            [bar/test]
+        let bar = try launchPolybar(in: runtime, display: s.server.display, environment: ["XDG_RUNTIME_DIR": runtime], bar: """
             width = 600
             height = 24
             offset-y = 400
-            background = #222222
-            foreground = #ffffff
-            font-0 = DejaVu Sans:size=10
             modules-left = badges
-            override-redirect = true
-
+            """, modules: """
             [module/badges]
             type = custom/script
             exec = \(demo) msg --watch --format polybar
             tail = true
-
-            """, file)
-        fclose(file)
-        let bar = try ChildProcess(executable: "polybar", arguments: ["--config=\(config)", "test"],
-                                   environment: .inherited(adding: ["DISPLAY": s.server.display, "XDG_RUNTIME_DIR": runtime]))
+            """)
         defer { bar.kill(SIGTERM); bar.waitForExit(timeout: 5) }
         let region = PixelRect(x: 0, y: 400, width: 600, height: 24)
         func textPixels() throws -> Int { try s.x.capture(window: s.x.root, rect: region).count { $0.r > 200 && $0.g > 200 && $0.b > 200 } }
@@ -114,4 +103,26 @@ struct BarStreamTests {
         while try s.x.capture(window: s.x.root, rect: region) == before, !changed.hasPassed { try s.x.sync() }
         #expect(try s.x.capture(window: s.x.root, rect: region) != before, "the bar follows the change")
     }
+}
+
+/// Starts a real polybar on `display` with a bar of `bar`'s settings (dark, DejaVu Sans, its own
+/// override-redirect window) and `modules`, its config written in `folder`.
+func launchPolybar(in folder: String, display: String, environment: [String: String] = [:], bar: String,
+                   modules: String) throws -> ChildProcess {
+    let config = folder + "/polybar.ini"
+    let file = fopen(config, "w")
+    fputs("""
+        [bar/test]
+        background = #222222
+        foreground = #ffffff
+        font-0 = DejaVu Sans:size=10
+        override-redirect = true
+        \(bar)
+
+        \(modules)
+
+        """, file)
+    fclose(file)
+    return try ChildProcess(executable: "polybar", arguments: ["--config=\(config)", "test"],
+                            environment: .inherited(adding: environment.merging(["DISPLAY": display]) { $1 }), stdin: .null)
 }

@@ -148,32 +148,21 @@ struct PolybarTrayTests {
         removeTree(folder)
         #expect(mkdir(folder, 0o700) == 0)
         defer { removeTree(folder) }
-        let config = folder + "/polybar.ini"
-        let file = fopen(config, "w")
-        fputs("""
-            [bar/tray]
-            width = 400
-            height = 28
-            offset-y = 440
-            background = #222222
-            foreground = #ffffff
-            font-0 = DejaVu Sans:size=10
-            modules-left = label
-            tray-position = right
-            tray-maxsize = 24
-            override-redirect = true
-
-            [module/label]
-            type = custom/text
-            content = bar
-
-            """, file)
-        fclose(file)
         var bar: ChildProcess?
         defer { bar?.kill(SIGTERM); bar?.waitForExit(timeout: 5) }
         let s = try DemoSession("tray-polybar", environment: XEmbedTrayTests.noBus) { server, x in
-            bar = try ChildProcess(executable: "polybar", arguments: ["--config=\(config)", "tray"],
-                                   environment: .inherited(adding: ["DISPLAY": server.display]), stdin: .null)
+            bar = try launchPolybar(in: folder, display: server.display, bar: """
+                width = 400
+                height = 28
+                offset-y = 440
+                modules-left = label
+                tray-position = right
+                tray-maxsize = 24
+                """, modules: """
+                [module/label]
+                type = custom/text
+                content = bar
+                """)
             try pollUntil("polybar owns _NET_SYSTEM_TRAY_S0", timeout: 15) { try x.selectionOwner("_NET_SYSTEM_TRAY_S0") != 0 }
         }
         let icon = try s.waitForDockedIcon(timeout: 15)

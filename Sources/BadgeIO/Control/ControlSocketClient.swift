@@ -51,14 +51,8 @@ public final class ControlSocketClient {
     ///   stale one); ``ControlSocketClientError/wrongOwner(path:uid:expected:)``; a system error.
     public init(path: String, owner: UInt32? = nil) throws(ControlSocketClientError) {
         self.path = path
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        guard var address = ControlSocketServer.address(of: path) else {
             throw .system(call: "connect", path: path, errno: ENAMETOOLONG)
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-            raw[path.utf8.count] = 0
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .system(call: "socket", path: path, errno: errno) }

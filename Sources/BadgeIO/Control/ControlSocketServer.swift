@@ -1,36 +1,6 @@
 import CGlibcExtras
 import Glibc
 
-/// Why a control socket could not be offered. Each message says what to do about it.
-public enum ControlSocketError: Error, CustomStringConvertible, Equatable {
-    /// `XDG_RUNTIME_DIR` is unset or empty; there is no `/tmp` fallback.
-    case noRuntimeDirectory
-    /// The runtime folder exists but is unsafe (a symlink, another user's, or open to others).
-    case unsafeFolder(path: String, reason: String)
-    /// The socket path does not fit in `sockaddr_un`.
-    case pathTooLong(String)
-    /// Another process is listening on the socket already.
-    case alreadyRunning(path: String)
-    /// A system call failed.
-    case system(call: String, path: String, errno: Int32)
-
-    /// A one-line message for the user.
-    public var description: String {
-        switch self {
-        case .noRuntimeDirectory:
-            return "XDG_RUNTIME_DIR is not set: running without a control socket (set it to a private folder such as /run/user/$(id -u))"
-        case .unsafeFolder(let path, let reason):
-            return "refusing the control socket folder \(path): \(reason); remove or fix it (it must be a real folder of yours with mode 0700)"
-        case .pathTooLong(let path):
-            return "control socket path \(path) is longer than a Unix socket address allows; use a shorter XDG_RUNTIME_DIR"
-        case .alreadyRunning(let path):
-            return "another instance is listening on \(path): running without a control socket"
-        case .system(let call, let path, let code):
-            return "control socket \(path): \(call) failed: \(String(cString: strerror(code)))"
-        }
-    }
-}
-
 /// A Unix stream socket in `$XDG_RUNTIME_DIR/<app>/control.sock` that accepts line-based commands
 /// from clients of the same uid, with a reply to every line (protocol version 1).
 ///
@@ -124,13 +94,6 @@ public final class ControlSocketServer {
         try self.init(folder: Self.folder(app: app), name: name, limits: limits)
     }
 
-    /// `$XDG_RUNTIME_DIR/app`, the folder of an application's sockets.
-    /// - Throws: ``ControlSocketError/noRuntimeDirectory`` when `XDG_RUNTIME_DIR` is unset, empty or relative.
-    public static func folder(app: String) throws(ControlSocketError) -> String {
-        guard let runtime = Environment.value("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") else { throw .noRuntimeDirectory }
-        return runtime + "/" + app
-    }
-
     /// Creates (or checks) `folder` (mode 0700, yours, not a link) and binds `folder/name`, 0600.
     /// A socket file there that nobody listens on (left by a killed instance) is replaced.
     /// - Throws: ``ControlSocketError``.
@@ -140,14 +103,7 @@ public final class ControlSocketServer {
         let path = folder + "/" + name
         self.path = path
         try Self.prepareFolder(folder)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else { throw ControlSocketError.pathTooLong(path) }
-        withUnsafeMutableBytes(of: &address.sun_path) { [path] raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-            raw[path.utf8.count] = 0
-        }
+        guard var address = Self.address(of: path) else { throw ControlSocketError.pathTooLong(path) }
         let socketDescriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socketDescriptor >= 0 else { throw .system(call: "socket", path: path, errno: errno) }
         func fail(_ call: String, _ code: Int32) -> ControlSocketError {
@@ -264,52 +220,6 @@ public final class ControlSocketServer {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
-    private static func bind(_ descriptor: Int32, _ address: inout sockaddr_un) -> Int32 {
-        // 0600 from birth: no moment where the socket is open to others.
-        let old = umask(0o177)
-        defer { umask(old) }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-    }
-
-    private static func isLive(_ address: inout sockaddr_un) -> Bool {
-        // Non-blocking: a listener with a full backlog answers EAGAIN (live) instead of making us wait.
-        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard probe >= 0 else { return false }
-        defer { close(probe) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        // Anything but "refused"/"no such file" is treated as live: never take over a socket in use.
-        return result == 0 || (errno != ECONNREFUSED && errno != ENOENT)
-    }
-
-    /// Creates `folder` 0700 if it is missing, and checks with `lstat` that it is a real folder of
-    /// this uid that no one else may enter (a symlink, another owner, or group or other
-    /// permissions are refused).
-    /// - Throws: ``ControlSocketError/unsafeFolder(path:reason:)`` or ``ControlSocketError/system(call:path:errno:)``.
-    public static func prepareFolder(_ folder: String) throws(ControlSocketError) {
-        let uid = getuid()
-        if mkdir(folder, 0o700) != 0 && errno != EEXIST {
-            throw ControlSocketError.system(call: "mkdir", path: folder, errno: errno)
-        }
-        var info = stat()
-        guard lstat(folder, &info) == 0 else { throw ControlSocketError.system(call: "lstat", path: folder, errno: errno) }
-        if info.st_mode & S_IFMT == S_IFLNK {
-            throw ControlSocketError.unsafeFolder(path: folder, reason: "it is a symbolic link")
-        }
-        guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw ControlSocketError.unsafeFolder(path: folder, reason: "it is not a folder")
-        }
-        guard info.st_uid == uid else {
-            throw ControlSocketError.unsafeFolder(path: folder, reason: "it belongs to uid \(info.st_uid), not \(uid)")
-        }
-        guard info.st_mode & 0o077 == 0 else {
-            throw ControlSocketError.unsafeFolder(path: folder, reason: "its mode is 0\(String(info.st_mode & 0o777, radix: 8)), open to group or others")
-        }
     }
 
     private func watch(_ descriptor: Int32, events: UInt32, add: Bool) -> Bool {
