@@ -34,7 +34,7 @@ enum DemoToolbar {
         }
         var buttons: [ToolbarButton] = []
         for (index, original) in config.buttons.enumerated() {
-            let spec = LauncherButton.resolved(original, icons: icons)
+            let spec = LauncherButton.resolved(original)
             var iconName = spec.iconName ?? spec.id
             // An SVG file given for the button is loaded under a name no bundled icon has.
             let fileIconName = "file:" + spec.id
@@ -44,10 +44,12 @@ enum DemoToolbar {
             } else if let path = spec.iconPath {
                 do {
                     try loadIcon(path, as: fileIconName, into: icons, context: "\(filePrefix)buttons[\(index)].icon")
+                    iconName = fileIconName
+                } catch where LauncherButton.iconIsApplications(spec) {
+                    // The application's own icon cannot be drawn: its button keeps the chat icon.
                 } catch {
                     throw error.blamingConfigFile()
                 }
-                iconName = fileIconName
             } else if !bundled.contains(iconName) {
                 throw DemoSetupError("\(filePrefix)buttons[\(index)].icon: no bundled icon \"\(iconName.prefix(40))\"; "
                     + "bundled icons are \(bundled.sorted().joined(separator: ", ")), or give the path of an SVG file",

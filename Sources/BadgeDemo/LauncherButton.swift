@@ -1,4 +1,3 @@
-import BadgeDrawing
 import BadgeSources
 
 /// A button bound to another application's launcher count takes what the file does not give from
@@ -8,8 +7,15 @@ enum LauncherButton {
     /// The icon size looked for in the theme, in pixels (the largest the toolbar draws at 2×).
     static let iconPixels = 48
 
+    /// Whether `button`'s icon comes from its application (not the file): one that cannot be drawn
+    /// is no error then, the chat icon stays.
+    static func iconIsApplications(_ button: ToolbarConfig.Button) -> Bool {
+        if case .launcher? = button.source { return !button.iconGiven }
+        return false
+    }
+
     /// `button` with its label and icon from its application's desktop file, where it has none.
-    static func resolved(_ button: ToolbarConfig.Button, icons: IconLibrary) -> ToolbarConfig.Button {
+    static func resolved(_ button: ToolbarConfig.Button) -> ToolbarConfig.Button {
         guard case .launcher(let desktopID)? = button.source, !button.labelGiven || !button.iconGiven else { return button }
         var button = button
         let entry = try? DesktopEntryFinder().entry(forID: desktopID)
@@ -17,9 +23,8 @@ enum LauncherButton {
         if !button.iconGiven {
             button.iconName = "chat"
             button.iconPath = nil
-            // Tried here: an icon the theme has but that cannot be drawn leaves the chat icon, not an error.
-            if let icon = entry?.icon, let path = IconThemeLookup().path(forIcon: icon, pixels: iconPixels),
-               (try? icons.loadIcon(named: "file:" + button.id, fromFile: path)) != nil {
+            // The toolbar loads it; one the theme has but that cannot be drawn leaves the chat icon.
+            if let icon = entry?.icon, let path = IconThemeLookup().path(forIcon: icon, pixels: iconPixels) {
                 button.iconPath = path
             }
         }
