@@ -128,7 +128,7 @@ final class SourceBindings {
     /// Reads `buttonID`'s source again now (every source for nil); false for a button with none.
     func refresh(_ buttonID: String?) -> Bool {
         let chosen = buttonID.map { id in bindings.filter { $0.buttonID == id } } ?? bindings
-        for binding in chosen { binding.source.refresh() }
+        for binding in chosen { group.refresh(binding.source) }
         return !chosen.isEmpty
     }
 
@@ -162,10 +162,7 @@ final class SourceBindings {
         }
         let confidence: BadgeConfidence = reading.isStale ? .stale
             : reading.content == nil ? (button.badge.confidence == .lastSession ? .lastSession : .current) : .current
-        if button.badge.confidence != confidence {
-            button.badge.confidence = confidence
-            host.invalidate()
-        }
+        button.badge.confidence = confidence  // the badge's own damage redraws it
     }
 
     /// A count of 0 shows no badge.

@@ -47,8 +47,8 @@ public final class SourceGroup {
                                   handle: { [weak self] _ in self?.dispatch() }))
         loop.addDeadline(named: "sources") { [weak self] in self?.timeUntilDue }
         loop.addPreparation(named: "sources") { [weak self] in
-            self?.runDue()
-            self?.synchronize()
+            // Only a source that had a turn can have changed its descriptors: no work per frame.
+            if self?.runDue() == true { self?.synchronize() }
             return false
         }
     }
@@ -58,11 +58,23 @@ public final class SourceGroup {
         sources.compactMap(\.timeUntilDue).min()
     }
 
-    /// Gives each due source its turn.
-    public func runDue() {
+    /// Gives each due source its turn; true when one had it.
+    @discardableResult
+    public func runDue() -> Bool {
+        var ran = false
         for source in sources {
-            if let due = source.timeUntilDue, due <= 0 { source.handleDeadline() }
+            if let due = source.timeUntilDue, due <= 0 {
+                source.handleDeadline()
+                ran = true
+            }
         }
+        return ran
+    }
+
+    /// Reads `source` (one of the group's) again now, and watches what it opens for that.
+    public func refresh(_ source: any BadgeSource) {
+        source.refresh()
+        synchronize()
     }
 
     /// Hands each ready descriptor to its source.
