@@ -34,7 +34,8 @@ struct OutputBackPressureTests {
         var states = 0
         var change: JSONValue?
         while states < requests || change == nil {
-            let event = try s.app.readEvent(named: change == nil ? "change" : "state", timeout: 20)
+            // Megabytes of state answers are parsed here: slow under AddressSanitizer, so it gets longer.
+            let event = try s.app.readEvent(named: change == nil ? "change" : "state", timeout: runsUnderSanitizer ? 90 : 20)
             if event["event"]?.string == "change" { change = event } else { states += 1 }
             states += s.app.takePendingEvents(named: "state").count
         }
