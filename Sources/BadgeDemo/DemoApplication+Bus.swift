@@ -32,6 +32,7 @@ extension DemoApplication {
                     break
                 }
             }
+            service.onWarning = { StandardError.write("badge-demo: D-Bus: \($0)") }
             busService = service
         } catch {
             StandardError.write("badge-demo: no D-Bus interface: \(error)")

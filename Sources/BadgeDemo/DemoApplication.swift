@@ -10,6 +10,9 @@ import BadgeSources
 final class DemoApplication {
     /// The demo's own gettext domain (its title and button labels).
     static let domain = "badge-demo"
+    /// The app's desktop id: its dock count is broadcast for it (and never followed by its own
+    /// launcher sources).
+    static let desktopFileID = "badge-demo"
 
     /// Who the demo is to the desktop, its title in the user's language.
     let identity: ApplicationIdentity
@@ -69,7 +72,7 @@ final class DemoApplication {
     init(options: DemoOptions, locale: DesktopLocale, signals: SignalWatcher? = nil) throws {
         self.signals = signals
         identity = ApplicationIdentity(instanceName: "badge-demo", className: "BadgeDemo",
-                                       title: locale.translate("Badges", domain: Self.domain), desktopFileID: "badge-demo", iconName: "bell")
+                                       title: locale.translate("Badges", domain: Self.domain), desktopFileID: Self.desktopFileID, iconName: "bell")
         // Pango and the font configuration load on a helper thread while the window is opened.
         let text = try TextLayouts(warmUp: options.screenshotPath == nil)
         text.language = locale.languageTag

@@ -41,7 +41,8 @@ enum MessageClient {
           --watch          print the instance's events as JSON lines until interrupted
           --format F       with --watch: json (default), or a line per change for polybar, i3bar
                            (i3blocks' persistent JSON) or waybar (return-type json)
-        exit status: 0 ok, 1 no running instance, 2 bad command or refused, 3 connection lost
+        exit status: 0 ok, 1 no running instance, 2 bad command or refused, 3 connection lost or no
+                     answer in time (5 s to connect, 10 s for each reply)
         """
 
     /// Parses `msg`'s arguments (after "msg").
@@ -118,8 +119,11 @@ enum MessageClient {
             client = try ControlSocketClient(path: path, owner: owner)
         } catch {
             StandardError.write("badge-demo msg: \(error)")
-            if case .noInstance = error { return .noInstance }
-            return .refused
+            switch error {
+            case .noInstance: return .noInstance
+            case .timedOut: return .connectionLost
+            default: return .refused
+            }
         }
         var worst = Status.ok
         var lines: [String] = []

@@ -74,56 +74,105 @@ enum SingleInstance {
     }
 
     /// How long a launch waits for a running instance that holds the lock but is not listening
-    /// yet (it takes the lock a few milliseconds before it binds the socket), in seconds.
+    /// yet (it takes the lock a few milliseconds before it binds the socket), or that died and
+    /// whose successor has not bound its socket yet, in seconds.
     static let handOverPatience = 5.0
 
     /// Hands `options`' counts to the instance at `path` and asks it to raise its window. Returns
-    /// nil when the instance died meanwhile (the caller claims the profile again), else the exit status.
+    /// nil when the instance is gone (the caller claims the profile again: it runs the window and
+    /// applies its counts itself), else the exit status.
+    ///
+    /// Each step has a deadline (``ControlSocketClient/connectTimeout`` to connect,
+    /// ``ControlSocketClient/replyTimeout`` for each reply). An instance that dies during the
+    /// hand-over (its connection lost, a reply that never comes while the lock is free) is not
+    /// the end of the launch: the lock says whether anyone still holds the profile, and the
+    /// launch either takes it over or hands its counts, all of them again (they are `set`s), to
+    /// the instance that did. A stopped instance that holds the lock and answers nothing ends
+    /// the launch with status 4 and a message, never a hang.
     static func handOver(options: DemoOptions, path: String, lockPath: String, startupID: String?) -> ExitStatus? {
-        var waited = 0.0
-        let client: ControlSocketClient
+        let start = monotonicNow()
+        var lastProblem: String?
         while true {
-            do {
-                client = try ControlSocketClient(path: path)
-                break
-            } catch ControlSocketClientError.noInstance {
-                // The lock's holder is between taking it and listening, or gone (then the lock is free).
+            // The profile is free: the instance ended, before or during this hand-over.
+            if let lock = try? InstanceLock.acquire(path: lockPath) {
+                withExtendedLifetime(lock) {}
+                if let lastProblem { StandardError.write("badge-demo: the running instance went away (\(lastProblem)); taking the profile over") }
+                return nil
+            }
+            guard monotonicNow() - start < handOverPatience + ControlSocketClient.connectTimeout else {
+                let why = lastProblem.map { " (\($0))" } ?? ""
+                StandardError.write("badge-demo: another badge-demo holds \(lockPath) but does not answer on \(path)\(why); it may be stopped: start this one with --new-instance, or end that one")
+                return .setupFailed
+            }
+            switch attempt(options: options, path: path, startupID: startupID) {
+            case .done(let status):
+                return status
+            case .retry(let problem):
+                lastProblem = problem
+                var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+                nanosleep(&pause, nil)
+            case .stuck(let problem):
+                // Connected, then no answer in time: the instance is stopped or swamped, unless
+                // it died meanwhile (then the lock is free on the next round).
                 if let lock = try? InstanceLock.acquire(path: lockPath) {
                     withExtendedLifetime(lock) {}
                     return nil
                 }
-                guard waited < handOverPatience else {
-                    StandardError.write("badge-demo: another badge-demo holds \(lockPath) but does not answer on \(path) after \(Int(handOverPatience)) s; start this one with --new-instance")
-                    return .setupFailed
-                }
-                var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
-                nanosleep(&pause, nil)
-                waited += 0.01
-            } catch {
-                StandardError.write("badge-demo: cannot reach the running instance: \(error)")
+                StandardError.write("badge-demo: handing over to the running instance failed: \(problem); it may be stopped: start this one with --new-instance, or end that one")
                 return .setupFailed
             }
+        }
+    }
+
+    private enum Attempt {
+        case done(ExitStatus)
+        case retry(String)
+        case stuck(String)
+    }
+
+    /// One try at handing over: connect, the counts, then `activate`.
+    private static func attempt(options: DemoOptions, path: String, startupID: String?) -> Attempt {
+        let client: ControlSocketClient
+        do {
+            client = try ControlSocketClient(path: path)
+        } catch .noInstance {
+            return .retry("nothing listens on \(path)")  // between taking the lock and listening, or gone
+        } catch .timedOut(let path, let seconds) {
+            return .stuck("\(path) accepts no connection within \(Int(seconds)) s")
+        } catch {
+            return .done(fail("cannot reach the running instance: \(error)"))
         }
         do {
             for (id, count) in options.counts.sorted(by: { $0.key < $1.key }) {
                 if let reason = errorReason(try client.request("set \(id) \(count)")) {
-                    StandardError.write("badge-demo: the running instance (pid \(client.serverPID)) refused --count \(id.prefix(40))=\(count): \(reason)")
-                    return .badArguments
+                    return .done(fail("the running instance (pid \(client.serverPID)) refused --count \(id.prefix(40))=\(count): \(reason)", .badArguments))
                 }
             }
             let token = startupID.map { " " + $0 } ?? ""
             if let reason = errorReason(try client.request("activate" + token)) {
                 StandardError.write("badge-demo: the running instance (pid \(client.serverPID)) could not raise its window: \(reason)")
             }
+        } catch .timedOut {
+            return .stuck("the instance (pid \(client.serverPID)) did not answer within \(Int(ControlSocketClient.replyTimeout)) s")
         } catch {
-            StandardError.write("badge-demo: handing over to the running instance failed: \(error)")
-            return .setupFailed
+            return .retry("\(error)")  // it died mid-way: its successor, or this launch, takes the counts
         }
         let ignored = ignoredOptions(options)
         if !ignored.isEmpty {
             StandardError.write("badge-demo: badge-demo runs already (pid \(client.serverPID)): passed on the counts and raised its window; \(ignored.joined(separator: ", ")) apply only to a new window (--new-instance)")
         }
-        return .closed
+        return .done(.closed)
+    }
+
+    private static func fail(_ message: String, _ status: ExitStatus = .setupFailed) -> ExitStatus {
+        StandardError.write("badge-demo: \(message)")
+        return status
+    }
+
+    private static func monotonicNow() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// The reason of an error reply, or nil for `{"reply":"ok"...}`.

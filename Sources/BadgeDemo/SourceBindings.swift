@@ -104,9 +104,15 @@ final class SourceBindings {
             }
         case .launcher(let id):
             guard let address else { return .failure(SourceSetupError("launcher counts need a session bus (DBUS_SESSION_BUS_ADDRESS)")) }
-            do {
-                if let sessionBus { return .success(try LauncherEntrySource(desktopID: id, sharing: sessionBus)) }
-                return .success(try LauncherEntrySource(desktopID: id, busAddress: address))
+            do throws(SourceSetupError) {
+                let source: LauncherEntrySource
+                if let sessionBus {
+                    source = try LauncherEntrySource(desktopID: id, sharing: sessionBus)
+                } else {
+                    source = try LauncherEntrySource(desktopID: id, busAddress: address)
+                }
+                source.ownDesktopID = DemoApplication.desktopFileID
+                return .success(source)
             } catch {
                 return .failure(error)
             }

@@ -13,6 +13,8 @@ public final class SourceGroup {
     private let epoll: Int32
     /// Each watched descriptor, with the index of the source it belongs to.
     private var watched: [Int32: Int] = [:]
+    /// The sources' descriptors, in order, when the set was last made to match them.
+    private var lastDescriptors: [Int32] = []
     private var events = [epoll_event](repeating: epoll_event(), count: 32)
 
     /// Creates an empty group.
@@ -47,8 +49,11 @@ public final class SourceGroup {
                                   handle: { [weak self] _ in self?.dispatch() }))
         loop.addDeadline(named: "sources") { [weak self] in self?.timeUntilDue }
         loop.addPreparation(named: "sources") { [weak self] in
-            // Only a source that had a turn can have changed its descriptors: no work per frame.
-            if self?.runDue() == true { self?.synchronize() }
+            guard let self else { return false }
+            // A source's descriptors also change outside its turns (a connection it opens in answer
+            // to a reply on a bus someone else polls): compared every turn, the epoll set touched
+            // only when they differ.
+            if self.runDue() || self.currentDescriptors() != self.lastDescriptors { self.synchronize() }
             return false
         }
     }
@@ -89,8 +94,13 @@ public final class SourceGroup {
         synchronize()
     }
 
+    private func currentDescriptors() -> [Int32] {
+        sources.flatMap(\.descriptors)
+    }
+
     /// Makes the epoll set hold exactly the sources' descriptors now.
     private func synchronize() {
+        lastDescriptors = currentDescriptors()
         var wanted: [Int32: Int] = [:]
         for (index, source) in sources.enumerated() {
             for descriptor in source.descriptors where descriptor >= 0 { wanted[descriptor] = index }

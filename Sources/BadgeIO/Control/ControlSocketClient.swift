@@ -24,7 +24,7 @@ public enum ControlSocketClientError: Error, CustomStringConvertible, Equatable 
         case .connectionLost(let path):
             return "the instance at \(path) closed the connection"
         case .timedOut(let path, let seconds):
-            return "the instance at \(path) did not answer within \(Int(seconds)) s"
+            return "the instance at \(path) did not answer within \(Int(seconds)) s (it may be stopped or swamped)"
         case .system(let call, let path, let code):
             return "\(path): \(call) failed: \(String(cString: strerror(code)))"
         }
@@ -34,8 +34,10 @@ public enum ControlSocketClientError: Error, CustomStringConvertible, Equatable 
 /// A connection to a ``ControlSocketServer``: lines out, lines in, each wait bounded.
 ///
 /// The server's uid is checked (`SO_PEERCRED`) against the uid expected, so a socket planted by
-/// another user is never talked to. Blocking, with `poll` deadlines; for command-line clients and
-/// second instances, not for an event loop. Not Sendable.
+/// another user is never talked to. Blocking, with deadlines on everything: connecting
+/// (``connectTimeout``: a stopped instance whose backlog is full makes `connect` wait, so it is
+/// made without blocking and retried until then), sending and every reply (``replyTimeout``). For
+/// command-line clients and second instances, not for an event loop. Not Sendable.
 public final class ControlSocketClient {
     /// The socket's path.
     public let path: String
@@ -46,24 +48,45 @@ public final class ControlSocketClient {
     private var chunk = [UInt8](repeating: 0, count: 16_384)
     private var closed = false
 
-    /// Connects to `path`, checking that the server runs as `owner` (default: this process's uid).
+    /// How long connecting may take, in seconds (5): a listener whose backlog is full (a stopped
+    /// or swamped instance) is tried again until then.
+    public static let connectTimeout = 5.0
+    /// How long a reply may take, in seconds (10), unless a call says otherwise.
+    public static let replyTimeout = 10.0
+
+    /// Connects to `path`, checking that the server runs as `owner` (default: this process's uid),
+    /// within `timeout` seconds.
     /// - Throws: ``ControlSocketClientError/noInstance(path:)`` when no one listens (no file, or a
-    ///   stale one); ``ControlSocketClientError/wrongOwner(path:uid:expected:)``; a system error.
-    public init(path: String, owner: UInt32? = nil) throws(ControlSocketClientError) {
+    ///   stale one); ``ControlSocketClientError/timedOut(path:seconds:)`` when the listener's
+    ///   backlog stays full; ``ControlSocketClientError/wrongOwner(path:uid:expected:)``; a system error.
+    public init(path: String, owner: UInt32? = nil, timeout: Double = ControlSocketClient.connectTimeout) throws(ControlSocketClientError) {
         self.path = path
         guard var address = ControlSocketServer.address(of: path) else {
             throw .system(call: "connect", path: path, errno: ENAMETOOLONG)
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .system(call: "socket", path: path, errno: errno) }
-        var result: Int32
-        repeat {
-            result = withUnsafePointer(to: &address) {
+        let deadline = Self.now() + timeout
+        var pause = 0.002
+        while true {
+            let result = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             }
-        } while result != 0 && errno == EINTR
-        guard result == 0 else {
+            if result == 0 { break }
             let code = errno
+            if code == EINTR { continue }
+            // A Unix socket's full backlog answers EAGAIN at once: try again, until the deadline.
+            if code == EAGAIN || code == EINPROGRESS {
+                let left = deadline - Self.now()
+                guard left > 0 else {
+                    Glibc.close(fd)
+                    throw .timedOut(path: path, seconds: timeout)
+                }
+                var time = timespec(tv_sec: 0, tv_nsec: Int(min(pause, left) * 1e9))
+                nanosleep(&time, nil)
+                pause = min(pause * 2, 0.05)
+                continue
+            }
             Glibc.close(fd)
             if code == ENOENT || code == ECONNREFUSED || code == ENOTDIR { throw .noInstance(path: path) }
             throw .system(call: "connect", path: path, errno: code)
@@ -111,7 +134,7 @@ public final class ControlSocketClient {
     /// The next line from the server (without its newline), waiting at most `timeout` seconds
     /// (nil: as long as it takes); nil at end of file.
     /// - Throws: a timeout, or a system error.
-    public func readLine(timeout: Double? = 30) throws(ControlSocketClientError) -> String? {
+    public func readLine(timeout: Double? = ControlSocketClient.replyTimeout) throws(ControlSocketClientError) -> String? {
         let deadline = timeout.map { Self.now() + $0 }
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -131,10 +154,17 @@ public final class ControlSocketClient {
         }
     }
 
-    /// Sends a line and returns the server's one-line reply.
+    /// Sends a line and returns the server's one-line reply, each within `timeout` seconds.
+    /// A server that refused the connection (too many clients) has written its reason before it
+    /// closed: when the send fails, that line is still read and returned.
     /// - Throws: ``ControlSocketClientError/connectionLost(path:)`` when the server hangs up first.
-    public func request(_ line: String, timeout: Double = 30) throws(ControlSocketClientError) -> String {
-        try send(line, timeout: timeout)
+    public func request(_ line: String, timeout: Double = ControlSocketClient.replyTimeout) throws(ControlSocketClientError) -> String {
+        do {
+            try send(line, timeout: timeout)
+        } catch .connectionLost(let path) {
+            if let said = try? readLine(timeout: 0) { return said }
+            throw .connectionLost(path: path)
+        }
         guard let reply = try readLine(timeout: timeout) else { throw .connectionLost(path: path) }
         return reply
     }

@@ -13,14 +13,26 @@ import Glibc
 /// clients share one epoll descriptor, which is the loop's only source: with quiet clients and no
 /// partial line, the loop sleeps with no deadline.
 ///
+/// **No command is lost.** Every line a client sent is handed to ``onLine`` even when its reply
+/// cannot be delivered: a client that writes and closes without reading (`socat -u`, a script
+/// that exits early) has all its lines read and run after its hang-up, and a client that never
+/// reads its replies has them left out past ``Limits/maximumOutput`` (said once in the log) while
+/// its commands still run. Only a subscriber, whose events are the point, is dropped when it
+/// leaves that much unread. When `accept` runs out of descriptors (EMFILE, ENFILE), the listener
+/// pauses with a backoff from 0.1 s to 2 s, or until a client leaves, instead of spinning on a
+/// readable listener; clients wait in the backlog, and the failure is logged once with a count.
+///
 /// Not Sendable: event-loop thread only.
 public final class ControlSocketServer {
     /// The limits each client lives within.
     public struct Limits: Sendable {
         /// The longest line, in bytes (longer: an error reply and disconnect).
         public var maximumLineLength = 4096
-        /// Bytes queued for a client that does not read before it is dropped.
-        public var maximumOutput = 1 << 20
+        /// Bytes that may wait unread for a client (64 KiB; one line of any length always fits on
+        /// top). A subscriber past it is dropped; a client past it that sends commands has its
+        /// further replies left out, and its commands still run. The worst case is about
+        /// ``maximumClients`` × (64 KiB + the longest line): 8.5 MB with the default limits.
+        public var maximumOutput = 64 << 10
         /// Seconds a partial line may hang before the client is dropped.
         public var partialLineTimeout = 10.0
         /// Connections at once; one more gets an error line and is closed.
@@ -71,6 +83,11 @@ public final class ControlSocketServer {
         var subscribed = false
         var closing = false
         var watchingWrites = false
+        /// The client is gone for writing (EPIPE or reset): its replies are dropped, and what it
+        /// sent before it went is still read and run.
+        var peerGone = false
+        /// Replies left out because the client read none of them (counted for the log).
+        var repliesLeftOut = 0
 
         init(descriptor: Int32, peer: Peer) {
             self.descriptor = descriptor
@@ -87,6 +104,13 @@ public final class ControlSocketServer {
     private var events = [epoll_event](repeating: epoll_event(), count: 64)
     private let uid: uid_t
     private var closed = false
+    /// Accepting paused after EMFILE/ENFILE: until when, the next pause, and the failures so far.
+    private var acceptPausedUntil: Double?
+    private var acceptBackoff = ControlSocketServer.firstAcceptBackoff
+    private var acceptFailures = 0
+    private var acceptFailure = ""
+    /// The pauses of the listener after `accept` ran out of descriptors, doubling from the first.
+    static let firstAcceptBackoff = 0.1, longestAcceptBackoff = 2.0
 
     /// Creates the folder `$XDG_RUNTIME_DIR/app` and binds the socket `name` in it.
     /// - Throws: ``ControlSocketError`` (no `XDG_RUNTIME_DIR`, an unsafe folder, a live socket there).
@@ -173,18 +197,21 @@ public final class ControlSocketServer {
                          handle: { [weak self] _ in self?.dispatch() })
     }
 
-    /// Seconds until the earliest partial-line deadline, or nil when no client has one (idle: no wakeup).
+    /// Seconds until the earliest partial-line deadline or the end of a pause in accepting, or nil
+    /// when there is neither (idle: no wakeup).
     public var timeUntilDue: Double? {
-        var earliest: Double?
+        var earliest = acceptPausedUntil
         for (_, client) in clients {
             if let since = client.partialSince { earliest = min(earliest ?? .infinity, since + limits.partialLineTimeout) }
         }
         return earliest.map { $0 - Self.now() }
     }
 
-    /// Drops clients whose partial line hung too long (the loop's preparation; returns false).
+    /// Drops clients whose partial line hung too long, and ends a pause in accepting that is over
+    /// (the loop's preparation; returns false).
     public func expire() -> Bool {
         let now = Self.now()
+        if let until = acceptPausedUntil, until <= now { resumeAccepting() }
         for (id, client) in clients {
             if let since = client.partialSince, now - since >= limits.partialLineTimeout {
                 drop(id, reason: "partial line left hanging for \(Int(limits.partialLineTimeout)) s", answer: "partial line timed out")
@@ -193,9 +220,23 @@ public final class ControlSocketServer {
         return false
     }
 
-    /// Queues a reply line (a JSON object) for a client and writes what it takes now.
+    /// Queues a reply line (a JSON object) for a client and writes what it takes now. A client
+    /// that is gone gets nothing (its command ran all the same); past ``Limits/maximumOutput``
+    /// unread, a subscriber is dropped and another client's reply is left out.
     public func reply(_ line: String, to id: ClientID) {
-        guard let client = clients[id], !client.closing else { return }
+        guard let client = clients[id], !client.peerGone else { return }
+        if client.output.count >= limits.maximumOutput {
+            if client.subscribed {
+                remove(id)
+                onLog?("control socket: dropped subscriber pid \(client.pid): it left over \(limits.maximumOutput) bytes unread")
+                return
+            }
+            client.repliesLeftOut += 1
+            if client.repliesLeftOut == 1 {
+                onLog?("control socket: client pid \(client.pid) reads none of its replies: leaving them out past \(limits.maximumOutput) bytes unread (its commands still run)")
+            }
+            return
+        }
         client.output.append(line.utf8)
         client.output.append(CollectionOfOne(UInt8(ascii: "\n")))
         flush(id)
@@ -253,11 +294,20 @@ public final class ControlSocketServer {
             // accept4 is not in Swift's Glibc module: accept, then non-blocking and close-on-exec.
             let descriptor = accept(listener, nil, nil)
             if descriptor < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK {
-                    onLog?("control socket: accept failed: \(String(cString: strerror(errno)))")
+                let code = errno
+                if code == EINTR || code == ECONNABORTED { continue }
+                if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM {
+                    return pauseAccepting(code)
+                }
+                if code != EAGAIN && code != EWOULDBLOCK {
+                    onLog?("control socket: accept failed: \(String(cString: strerror(code)))")
                 }
                 return
+            }
+            if acceptFailures > 0 {
+                onLog?("control socket: accepting again after \(acceptFailures) failed accept\(acceptFailures == 1 ? "" : "s") (\(acceptFailure))")
+                acceptFailures = 0
+                acceptBackoff = Self.firstAcceptBackoff
             }
             guard fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0,
                   fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) == 0 else {
@@ -298,6 +348,30 @@ public final class ControlSocketServer {
         }
     }
 
+    /// Takes the listener out of the epoll set for a while: it stays readable while the backlog
+    /// holds clients, and a level-triggered set would spin. The first failure of a run is logged;
+    /// the rest are counted and told when accepting works again.
+    private func pauseAccepting(_ code: Int32) {
+        let reason = String(cString: strerror(code))
+        if acceptFailures == 0 || reason != acceptFailure {
+            onLog?("control socket: accept failed: \(reason); pausing new connections for \(acceptBackoff) s at a time (they wait in the backlog) until a descriptor frees")
+        }
+        acceptFailures += 1
+        acceptFailure = reason
+        if acceptPausedUntil == nil { epoll_ctl(epoll, EPOLL_CTL_DEL, listener, nil) }
+        acceptPausedUntil = Self.now() + acceptBackoff
+        acceptBackoff = min(acceptBackoff * 2, Self.longestAcceptBackoff)
+    }
+
+    /// Watches the listener again (the pause is over, or a client left and freed a descriptor).
+    private func resumeAccepting() {
+        guard acceptPausedUntil != nil, !closed else { return }
+        acceptPausedUntil = nil
+        if !watch(listener, events: UInt32(EPOLLIN.rawValue), add: true) {
+            onLog?("control socket: epoll_ctl failed for the listener: \(String(cString: strerror(errno)))")
+        }
+    }
+
     /// One error line, best effort (never blocks), then close.
     private func refuse(_ descriptor: Int32, reason: String) {
         let line = Self.errorLine(reason) + "\n"
@@ -320,25 +394,17 @@ public final class ControlSocketServer {
     }
 
     private func read(_ id: ClientID) {
-        guard let descriptor = clients[id]?.descriptor else { return }
-        let count = readBuffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        guard let client = clients[id] else { return }
+        let count = readBuffer.withUnsafeMutableBytes { recv(client.descriptor, $0.baseAddress, $0.count, 0) }
         if count < 0 {
             if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return }
-            remove(id)
-            return
+            // A reset comes only once everything the client sent has been read (the kernel hands
+            // out queued bytes first): nothing of it is lost here.
+            return hungUp(id)
         }
-        guard count > 0 else {
-            // The client hung up (or shut its sending half): finish writing what waits, then close.
-            guard let client = clients[id], !client.output.isEmpty else { return remove(id) }
-            client.closing = true
-            client.partialSince = nil
-            client.watchingWrites = true
-            if !watch(descriptor, events: UInt32(EPOLLOUT.rawValue), add: false) { remove(id) }
-            return
-        }
+        guard count > 0 else { return hungUp(id) }
         var lines: [[UInt8]] = []
         var tooLong = false
-        guard let client = clients[id] else { return }
         for byte in readBuffer[0..<count] {
             if byte == UInt8(ascii: "\n") {
                 if client.discarding { tooLong = true; break }
@@ -353,8 +419,9 @@ public final class ControlSocketServer {
             }
         }
         client.partialSince = client.buffer.isEmpty ? nil : (client.partialSince ?? Self.now())
+        // Every complete line runs, whether or not its reply can be delivered.
         for bytes in lines {
-            guard clients[id] != nil, clients[id]?.closing == false else { return }
+            guard clients[id] != nil else { return }
             var bytes = bytes
             if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
             guard let line = String(validating: bytes, as: UTF8.self), !bytes.contains(0) else {
@@ -369,13 +436,37 @@ public final class ControlSocketServer {
         }
     }
 
-    private func flush(_ id: ClientID) {
+    /// The client sent its last byte (end of file, or a reset once all it sent was read): finish
+    /// writing what waits to a client that may still read (a half-close), then close.
+    private func hungUp(_ id: ClientID) {
         guard let client = clients[id] else { return }
+        if !client.buffer.isEmpty {
+            onLog?("control socket: client pid \(client.pid) hung up in the middle of a line; that part line (\(client.buffer.count) bytes) was not run")
+            client.buffer.removeAll()
+        }
+        guard !client.peerGone, !client.output.isEmpty else { return remove(id) }
+        client.closing = true
+        client.partialSince = nil
+        client.watchingWrites = true
+        if !watch(client.descriptor, events: UInt32(EPOLLOUT.rawValue), add: false) { remove(id) }
+    }
+
+    /// The client can no longer be written to (EPIPE, a reset): its replies are dropped, and what
+    /// it sent before it went is still read and run until its end of file.
+    private func peerWent(_ id: ClientID) {
+        guard let client = clients[id] else { return }
+        client.peerGone = true
+        client.output.removeAll()
+        guard !client.closing else { return remove(id) }
+        client.watchingWrites = false
+        if !watch(client.descriptor, events: UInt32(EPOLLIN.rawValue), add: false) { remove(id) }
+    }
+
+    private func flush(_ id: ClientID) {
+        guard let client = clients[id], !client.peerGone else { return }
         let outcome = client.output.write(to: client.descriptor, socket: true)
         let pending = !client.output.isEmpty
-        let overflow = client.output.count > limits.maximumOutput
-        let closing = client.closing
-        if pending != client.watchingWrites, !closing {
+        if pending != client.watchingWrites, !client.closing {
             client.watchingWrites = pending
             if !watch(client.descriptor, events: UInt32(EPOLLIN.rawValue) | (pending ? UInt32(EPOLLOUT.rawValue) : 0), add: false) {
                 return remove(id)
@@ -383,13 +474,9 @@ public final class ControlSocketServer {
         }
         switch outcome {
         case .failed:
+            peerWent(id)
+        case .drained where client.closing:
             remove(id)
-        case .drained where closing:
-            remove(id)
-        case .wouldBlock where overflow:
-            // Removed before the message goes out: the message itself is broadcast to subscribers.
-            remove(id)
-            onLog?("control socket: dropped client pid \(client.pid): it left over \(limits.maximumOutput) bytes unread")
         default:
             break
         }
@@ -410,5 +497,10 @@ public final class ControlSocketServer {
         byDescriptor[client.descriptor] = nil
         epoll_ctl(epoll, EPOLL_CTL_DEL, client.descriptor, nil)
         close(client.descriptor)
+        if client.repliesLeftOut > 0 {
+            onLog?("control socket: client pid \(client.pid) left; \(client.repliesLeftOut) of its replies were left out unread (its commands ran)")
+        }
+        // A descriptor is free again: a paused listener may accept at once.
+        resumeAccepting()
     }
 }

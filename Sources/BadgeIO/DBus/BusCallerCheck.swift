@@ -8,7 +8,10 @@ import Glibc
 /// bus configured for anonymous or other users' clients).
 ///
 /// Calls wait for their caller's answer in order, without blocking; how many may wait is bounded
-/// (`LimitsExceeded` beyond). Not Sendable: event-loop thread only.
+/// (`LimitsExceeded` beyond). The bound is one no honest burst reaches: a new connection may
+/// send ``waitingCallsLimit`` calls (100,000, about 40 MB at worst) before the bus has said who it is,
+/// since a call sent with NO_REPLY_EXPECTED could not be told that it was refused. A refusal
+/// past it is still told to ``onDecision`` (and so to the log). Not Sendable: event-loop thread only.
 package final class BusCallerCheck {
     /// What becomes of a call.
     package enum Decision: Equatable, Sendable {
@@ -20,8 +23,8 @@ package final class BusCallerCheck {
 
     /// How many callers' answers are kept (all are forgotten when there are more).
     package static let knownLimit = 512
-    /// How many callers may wait for the bus's answer, and how many calls each.
-    package static let waitingCallersLimit = 64, waitingCallsLimit = 64
+    /// How many callers may wait for the bus's answer, and how many calls may wait in all.
+    package static let waitingCallersLimit = 64, waitingCallsLimit = 100_000
     private static let busName = "org.freedesktop.DBus", busPath = "/org/freedesktop/DBus"
 
     /// Told what becomes of each call, in the order each caller sent them.
@@ -32,6 +35,7 @@ package final class BusCallerCheck {
     /// Each caller's uid, nil where the bus did not say.
     private var known: [String: UInt32?] = [:]
     private var waiting: [String: [DBusMessage]] = [:]
+    private var waitingCalls = 0
 
     /// Checks the callers on `bus` against `uid` (this process's, unless given).
     package init(bus: BusConnection, uid: UInt32 = getuid()) {
@@ -41,6 +45,7 @@ package final class BusCallerCheck {
             // A new connection may be to a new bus (names start over); the calls waiting went with the old one.
             self?.known = [:]
             self?.waiting = [:]
+            self?.waitingCalls = 0
         }
     }
 
@@ -51,19 +56,22 @@ package final class BusCallerCheck {
         }
         if let uid = known[sender] { return onDecision(call, decision(sender, uid)) }
         if waiting[sender] != nil {
-            guard waiting[sender, default: []].count < Self.waitingCallsLimit else {
-                return onDecision(call, .refused(DBusFailure(DBUS_ERROR_LIMITS_EXCEEDED, "too many calls from \(sender) wait for the bus to say who it is")))
+            guard waitingCalls < Self.waitingCallsLimit else {
+                return onDecision(call, .refused(DBusFailure(DBUS_ERROR_LIMITS_EXCEEDED, "more than \(Self.waitingCallsLimit) calls wait for the bus to say who \(sender) is")))
             }
             waiting[sender, default: []].append(call)
+            waitingCalls += 1
             return
         }
-        guard waiting.count < Self.waitingCallersLimit else {
+        guard waiting.count < Self.waitingCallersLimit, waitingCalls < Self.waitingCallsLimit else {
             return onDecision(call, .refused(DBusFailure(DBUS_ERROR_LIMITS_EXCEEDED, "too many new callers at once")))
         }
         waiting[sender] = [call]
+        waitingCalls += 1
         bus.call(Self.busName, path: Self.busPath, interface: Self.busName, member: "GetConnectionUnixUser",
                  arguments: [.string(sender)]) { [weak self] values in
             guard let self, let calls = self.waiting.removeValue(forKey: sender) else { return }
+            self.waitingCalls -= calls.count
             var answer: UInt32?
             if case .uint32(let uid)? = values?.first { answer = uid }
             if self.known.count >= Self.knownLimit { self.known = [:] }

@@ -54,6 +54,8 @@ package final class BusConnection {
     /// What each read lands in (kept: a fresh 64 KB buffer for every read cost more than the read).
     private var chunk = [UInt8](repeating: 0, count: 65_536)
     private var handshakeDeadline: Double?
+    /// Bytes of an oversized message still to be thrown away as they arrive (its start was kept).
+    private var skipping = 0
     private var nextSerial: UInt32 = 1
     private var retryDelay = BusConnection.firstRetryDelay
     private var readySince: Double?
@@ -305,6 +307,7 @@ package final class BusConnection {
         fd = -1
         output.removeAll()
         input.removeAll()
+        skipping = 0
         handshakeDeadline = nil
     }
 
@@ -371,13 +374,38 @@ package final class BusConnection {
                 authenticate(line)
                 continue
             }
+            if skipping > 0 {
+                // The rest of an oversized message: thrown away as it comes, never held.
+                let dropped = min(skipping, input.count - start)
+                start += dropped
+                skipping -= dropped
+                if skipping > 0 { return }
+                continue
+            }
             let length: Int?
             do {
                 length = try DBusMessage.length(ofMessageIn: input[start...])
             } catch {
                 return fail("the bus sent something that is not D-Bus (\(error))")
             }
-            guard let length, input.count - start >= length else { return }
+            guard let length else { return }
+            if length > DBusMessage.maximumHeldSize {
+                guard let bodyOffset = DBusMessage.bodyOffset(ofMessageIn: input[start...]), bodyOffset <= 1 << 20 else {
+                    return fail("the bus sent a message with more than 1 MiB of header fields")
+                }
+                let kept = min(length, bodyOffset + DBusMessage.keptBodyPrefix)
+                guard input.count - start >= kept else { return }
+                let bytes = Array(input[start..<start + kept])
+                start += kept
+                skipping = length - kept
+                do {
+                    dispatch(try DBusMessage(decoding: bytes, partOf: length))
+                } catch {
+                    return fail("the bus sent a malformed message (\(error))")
+                }
+                continue
+            }
+            guard input.count - start >= length else { return }
             let bytes = Array(input[start..<start + length])
             start += length
             do {

@@ -15,9 +15,17 @@ package struct DBusMessage: Equatable, Sendable {
 
     /// The header's `NO_REPLY_EXPECTED` flag.
     package static let noReplyExpectedFlag: UInt8 = 0x1
-    /// The largest message accepted (the specification's 128 MiB is more than any service here
-    /// sends; a peer announcing more is dropped).
-    package static let maximumSize = 32 << 20
+    /// The largest message accepted: the specification's 128 MiB (a peer announcing more is not
+    /// speaking D-Bus, and is dropped).
+    package static let maximumSize = 128 << 20
+    /// The largest message kept whole (4 MiB). A larger one (a notification with a 40 MB image,
+    /// legal on a stock session bus) is kept as its header and the first ``keptBodyPrefix``
+    /// bytes of its body (``isTruncated``); the rest is read and thrown away as it arrives, so it
+    /// costs neither the connection nor memory.
+    package static let maximumHeldSize = 4 << 20
+    /// How much of an oversized message's body is kept (64 KiB: a notification's name, id,
+    /// summary and body come before its image).
+    package static let keptBodyPrefix = 64 << 10
 
     /// The kind.
     package var kind: Kind
@@ -44,6 +52,9 @@ package struct DBusMessage: Equatable, Sendable {
     /// Why the body could not be read (a type the shell never reads, such as a file descriptor, or a
     /// malformed value), or nil; the body is empty then.
     package var bodyError: String?
+    /// True when the message was larger than ``maximumHeldSize``: ``body`` holds the leading values
+    /// that fit in its kept part, and ``bodyError`` says so.
+    package var isTruncated = false
 
     /// A message of `kind` with these header fields and body.
     package init(kind: Kind, flags: UInt8 = 0, path: String? = nil, interface: String? = nil, member: String? = nil,
@@ -154,9 +165,20 @@ package struct DBusMessage: Equatable, Sendable {
         return total
     }
 
-    /// Decodes one whole message (as many bytes as ``length(ofMessageIn:)`` said).
-    package init(decoding bytes: [UInt8]) throws(DBusWire.Malformed) {
-        guard let length = try Self.length(ofMessageIn: bytes[...]), length == bytes.count else {
+    /// Where the body of the message at the start of `bytes` begins (its fixed header and header
+    /// fields, padded to 8), once its fixed header is there.
+    package static func bodyOffset(ofMessageIn bytes: ArraySlice<UInt8>) -> Int? {
+        guard bytes.count >= 16 else { return nil }
+        let start = bytes.startIndex
+        let little = bytes[start] == UInt8(ascii: "l")
+        let raw = (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[start + 12 + $1]) << (8 * UInt32($1)) }
+        return (16 + Int(little ? raw : raw.byteSwapped) + 7) / 8 * 8
+    }
+
+    /// Decodes one whole message (as many bytes as ``length(ofMessageIn:)`` said), or, with
+    /// `partOf`, the kept start of a message of that many bytes (``isTruncated``).
+    package init(decoding bytes: [UInt8], partOf total: Int? = nil) throws(DBusWire.Malformed) {
+        guard let length = try Self.length(ofMessageIn: bytes[...]), length == (total ?? bytes.count), bytes.count <= length else {
             throw DBusWire.Malformed("a message of the wrong length")
         }
         let little = bytes[0] == UInt8(ascii: "l")
@@ -189,6 +211,12 @@ package struct DBusMessage: Equatable, Sendable {
         }
         self.signature = signature
         var reader = DBusWire.Reader(bytes, littleEndian: little, start: bodyStart)
+        if bytes.count < length {
+            isTruncated = true
+            body = reader.readLeading(signature: signature)
+            bodyError = "the body (\(length >> 20) MiB) was too large to keep; only its first \(body.count) values were read"
+            return
+        }
         do throws(DBusWire.Malformed) {
             body = try reader.read(signature: signature)
             if !reader.isAtEnd { throw DBusWire.Malformed("the body is longer than its signature says") }

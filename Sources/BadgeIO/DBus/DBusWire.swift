@@ -134,6 +134,21 @@ package enum DBusWire {
             return values
         }
 
+        /// Reads the values of `signature` that the bytes hold whole, stopping before the first one
+        /// that runs past them or cannot be read (the leading part of a body that was kept in part).
+        package mutating func readLeading(signature: String) -> [DBusValue] {
+            let codes = Array(signature.utf8)
+            guard codes.count <= DBusWire.maximumSignatureLength else { return [] }
+            var index = 0
+            var values: [DBusValue] = []
+            while index < codes.count {
+                guard let type = try? DBusWire.completeType(in: codes, at: &index),
+                      let value = try? read(type: type, depth: 0) else { break }
+                values.append(value)
+            }
+            return values
+        }
+
         /// Skips padding up to `boundary`; the padding must be inside the bytes.
         package mutating func align(_ boundary: Int) throws(Malformed) {
             let aligned = (offset + boundary - 1) / boundary * boundary

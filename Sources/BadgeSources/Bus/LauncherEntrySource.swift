@@ -4,9 +4,16 @@ import BadgeIO
 /// The badge hub: another application's unread count, as it broadcasts it for docks through
 /// `com.canonical.Unity.LauncherEntry.Update` (Telegram, Thunderbird, Geary, Discord, Pidgin …).
 ///
-/// Follows the count, its visibility and `urgent` of one desktop id, from any sender, as KDE's task
-/// manager does: a visible count shows as a count, urgency without a visible count as a dot. When
-/// the sender leaves the bus, its count is dropped (never a ghost count of a program that quit).
+/// Follows the count, its visibility and `urgent` of one desktop id, as KDE's task manager does: a
+/// visible count shows as a count, urgency without a visible count as a dot.
+///
+/// Each sender owns what it said: the broadcasts are kept by sender, the one that spoke last shows
+/// (Windows' overlay icons stack the same way), and a sender that leaves the bus takes only its own
+/// word with it, so the one before shows again (never a ghost count of a program that quit, and a
+/// stranger's empty `Update` followed by its exit never clears the real application's count). The
+/// application's own broadcasts are never followed: those of its own bus connection, and every one
+/// for ``ownDesktopID`` (its dock count holds its total, and following it would count itself up
+/// without end, as two profiles following each other would).
 /// The API has no way to ask for the count, so until the application next broadcasts, the first
 /// reading says so ("waiting for org.telegram.desktop"). Idle: no deadline, no wakeups.
 /// Not Sendable: the loop's thread only.
@@ -21,14 +28,23 @@ public final class LauncherEntrySource: BadgeSource {
     public private(set) var reading: SourceReading
     /// Called with each new reading.
     public var onChange: ((SourceReading) -> Void)?
+    /// The desktop id of the application this source runs in ("badge-demo"): broadcasts for it are
+    /// the application's own dock count, never followed. A source made for that very id stays
+    /// waiting and says why. Set it before ``start()``.
+    public var ownDesktopID: String?
 
     private let connection: BusSourceConnection
     private var started = false
-    /// The unique name of the last sender, and what it said.
-    private var sender: String?
-    private var count: Int64 = 0
-    private var countVisible = false
-    private var urgent = false
+    /// What one sender said last.
+    private struct Word: Equatable {
+        var count: Int64 = 0
+        var countVisible = false
+        var urgent = false
+    }
+    /// Each sender's word by unique name, in the order they last spoke (the last one shows).
+    private var words: [(sender: String, word: Word)] = []
+    /// At most this many senders are remembered (the oldest goes first).
+    static let sendersLimit = 64
 
     /// Follows `desktopID`'s broadcasts on the bus at `busAddress` (the session bus's
     /// `DBUS_SESSION_BUS_ADDRESS`); `displayName` names it in descriptions (default: the id).
@@ -70,7 +86,16 @@ public final class LauncherEntrySource: BadgeSource {
         bus.whenLost { [weak self] reason in self?.lost(reason) }
         bus.whenReady { [weak self] _ in self?.greeted() }
         // The first reading: nothing is known until the application broadcasts.
-        publish(SourceReading(content: nil, description: waitingDescription))
+        publish(SourceReading(content: nil, description: followsItself ? selfDescription : waitingDescription))
+    }
+
+    private var followsItself: Bool {
+        guard let own = ownDesktopID else { return false }
+        return desktopID == own || desktopID + ".desktop" == own || own + ".desktop" == desktopID
+    }
+
+    private var selfDescription: String {
+        "\(displayName) (launcher count): \(desktopID) is this application's own id; its broadcasts hold this application's own total, and are not followed"
     }
 
     public var descriptors: [Int32] { started ? connection.descriptors : [] }
@@ -89,7 +114,7 @@ public final class LauncherEntrySource: BadgeSource {
     private var waitingDescription: String { "\(displayName) (launcher count): waiting for \(desktopID) to broadcast" }
 
     private func greeted() {
-        guard reading.error != nil else { return }
+        guard reading.error != nil, !followsItself else { return }
         publish(SourceReading(content: reading.content, description: reading.content == nil ? waitingDescription : describe(),
                               updated: reading.updated))
     }
@@ -103,29 +128,37 @@ public final class LauncherEntrySource: BadgeSource {
 
     private func receive(_ message: DBusMessage) {
         if message.isSignal("com.canonical.Unity.LauncherEntry", "Update") {
-            guard message.body.count == 2, message.body[0].stringValue == applicationURI,
-                  let properties = message.body[1].stringKeyedEntries, let from = message.sender else { return }
-            sender = from
-            if let value = properties["count"]?.integerValue { count = max(0, value) }
-            if let visible = properties["count-visible"]?.boolValue { countVisible = visible }
-            if let flag = properties["urgent"]?.boolValue { urgent = flag }
+            guard !followsItself, message.body.count == 2, message.body[0].stringValue == applicationURI,
+                  let properties = message.body[1].stringKeyedEntries, let from = message.sender,
+                  from != connection.bus.uniqueName else { return }
+            var word = words.first { $0.sender == from }?.word ?? Word()
+            if let value = properties["count"]?.integerValue { word.count = max(0, value) }
+            if let visible = properties["count-visible"]?.boolValue { word.countVisible = visible }
+            if let flag = properties["urgent"]?.boolValue { word.urgent = flag }
+            words.removeAll { $0.sender == from }
+            words.append((from, word))
+            if words.count > Self.sendersLimit { words.removeFirst(words.count - Self.sendersLimit) }
             publish(SourceReading(content: content, description: describe(), updated: SourceClock.realtime))
         } else if message.isSignal("org.freedesktop.DBus", "NameOwnerChanged") {
-            guard message.body.count == 3, let name = message.body[0].stringValue, name == sender,
-                  message.body[2].stringValue == "" else { return }
-            sender = nil
-            count = 0
-            countVisible = false
-            urgent = false
-            publish(SourceReading(content: BadgeContent.none, description: "\(displayName) (launcher count): \(desktopID) left the bus",
-                                  updated: SourceClock.realtime))
+            guard message.sender == "org.freedesktop.DBus", message.body.count == 3, let name = message.body[0].stringValue,
+                  message.body[2].stringValue == "", let index = words.firstIndex(where: { $0.sender == name }) else { return }
+            let wasShown = index == words.count - 1
+            words.remove(at: index)
+            guard wasShown else { return }  // an earlier sender's word was not on show: nothing changes
+            if words.isEmpty {
+                publish(SourceReading(content: BadgeContent.none, description: "\(displayName) (launcher count): \(desktopID) left the bus",
+                                      updated: SourceClock.realtime))
+            } else {
+                publish(SourceReading(content: content, description: describe(), updated: SourceClock.realtime))
+            }
         }
     }
 
-    /// A visible count; urgency alone is a dot; otherwise nothing.
+    /// The last sender's word: a visible count; urgency alone is a dot; otherwise nothing.
     private var content: BadgeContent {
-        if countVisible && count > 0 { return .count(Int(clamping: count)) }
-        return urgent ? .dot : .none
+        guard let word = words.last?.word else { return .none }
+        if word.countVisible && word.count > 0 { return .count(Int(clamping: word.count)) }
+        return word.urgent ? .dot : .none
     }
 
     private func describe() -> String { "\(displayName) (launcher count)" }

@@ -265,6 +265,9 @@ public final class NotificationSource: BadgeSource {
             }
             trafficPassed()
         case .signal where message.member == "NotificationClosed":
+            // Only the daemon closes its notifications: anyone may send this signal, and a
+            // stranger's would remove notifications that are still shown.
+            guard message.sender == daemon else { return }
             if let id = message.body.first?.integerValue { shown.remove(UInt32(clamping: id)) }
             trafficPassed()
         case .methodCall:

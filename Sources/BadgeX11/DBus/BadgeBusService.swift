@@ -53,6 +53,11 @@ public final class BadgeBusService {
     }
     /// Called with every new ``status``.
     public var onStatusChange: ((Status) -> Void)?
+    /// Called with a line for the log when a call that expects no reply is refused (it cannot be
+    /// told, so the log is the only place that says so): the first of each caller's refusals,
+    /// then every 1,000th, with the count.
+    public var onWarning: ((String) -> Void)?
+    private var silentRefusals: [String: Int] = [:]
 
     /// How much may wait to be written before signals are dropped (a bus that does not read).
     package static let signalLimit = 1 << 20
@@ -165,8 +170,19 @@ public final class BadgeBusService {
     private func decided(_ call: DBusMessage, _ decision: BusCallerCheck.Decision) {
         switch decision {
         case .allowed: answer(call)
-        case .refused(let failure): reply(to: call, .failure(failure))
+        case .refused(let failure):
+            if call.noReplyExpected { reportSilentRefusal(call, failure) }
+            reply(to: call, .failure(failure))
         }
+    }
+
+    private func reportSilentRefusal(_ call: DBusMessage, _ failure: DBusFailure) {
+        let sender = call.sender ?? "a caller"
+        let count = silentRefusals[sender, default: 0] + 1
+        if silentRefusals.count > 256 { silentRefusals = [:] }
+        silentRefusals[sender] = count
+        guard count == 1 || count % 1000 == 0 else { return }
+        onWarning?("refused \(count) call\(count == 1 ? "" : "s") to \(call.member ?? "?") from \(sender) that expected no reply: \(failure.message)")
     }
 
     private func answer(_ call: DBusMessage) {
