@@ -77,13 +77,17 @@ final class SavedCounts {
         do {
             bytes = try Self.readFile(path)
         } catch {
-            if !error.missing { warn("\(path): ignoring the saved counts (\(error))") }
+            if !error.missing { warn("\(path): ignoring the saved counts (\(error)); the file is left as it is, and the counts are not saved until it is moved away") }
             return [:]
         }
         do {
             return try Self.decode(bytes)
         } catch {
-            warn("\(path): ignoring the saved counts (\(error))")
+            if bytes.isEmpty {
+                warn("\(path): ignoring the saved counts (\(error))")
+            } else {
+                warn("\(path): ignoring the saved counts (\(error)); the file is left as it is, and the counts are not saved until it is moved away")
+            }
             return [:]
         }
     }
@@ -200,7 +204,24 @@ final class SavedCounts {
         }
         try AtomicFileWriter.makeFolders(StateFileTarget.folder(of: file))
         let lock = try StateFileLock(path: file + ".lock", wait: lockWait)
-        let inFile = (try? Self.readFile(file)).flatMap { try? Self.decode($0) }
+        // What is there already must be a state file (or nothing, or empty): a file the app refused
+        // to read (a dotfiles link pointing at the wrong file, a file of the user's) is never
+        // written over.
+        var inFile: [String: BadgeContent]?
+        do {
+            let bytes = try Self.readFile(file)
+            if !bytes.isEmpty {
+                do {
+                    inFile = try Self.decode(bytes)
+                } catch {
+                    throw StateWriteError.notAStateFile(path: file, reason: error.reason)
+                }
+            }
+        } catch let error as BoundedFile.Failure where !error.missing {
+            throw StateWriteError.notAStateFile(path: file, reason: "\(error)")
+        } catch let error as StateWriteError {
+            throw error
+        } catch {}
         let merged = SavedCountsMerge.merge(shown: shown, changed: changedButtons, inFile: inFile ?? [:])
         if inFile != Dictionary(merged, uniquingKeysWith: { first, _ in first }) {
             AtomicFileWriter.removeLeftovers(of: file)

@@ -4,6 +4,8 @@ import Glibc
 enum StateWriteError: Error, Equatable, CustomStringConvertible {
     /// The path (after its symlinks) is a folder, FIFO, socket or device other than /dev/null.
     case notAFile(path: String, kind: String)
+    /// The file there is not a state file (the app refused to read it): it is never written over.
+    case notAStateFile(path: String, reason: String)
     /// The symlinks from the path lead round in a loop or are too many.
     case tooManyLinks(path: String)
     /// Another process holds the lock beside the file (it is writing the same file).
@@ -20,6 +22,8 @@ enum StateWriteError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .notAFile(let path, let kind):
             return "\(path) is \(kind), not a regular file; give --state the path of a file (or /dev/null to save nothing)"
+        case .notAStateFile(let path, let reason):
+            return "\(path) is not a badge-demo state file (\(reason)); it is left alone: move it away, or point --state elsewhere, to have the counts saved"
         case .tooManyLinks(let path):
             return "too many symbolic links from \(path) (a loop?); point --state at a file"
         case .busy(let lock):

@@ -6,6 +6,9 @@ public enum ControlSocketError: Error, CustomStringConvertible, Equatable {
     case noRuntimeDirectory
     /// The runtime folder exists but is unsafe (a symlink, another user's, or open to others).
     case unsafeFolder(path: String, reason: String)
+    /// A file the instance keeps in the runtime folder (its lock, its socket) is something else:
+    /// a symbolic link, another user's file, or not a socket.
+    case unsafeFile(path: String, reason: String)
     /// The socket path does not fit in `sockaddr_un`.
     case pathTooLong(String)
     /// Another process is listening on the socket already.
@@ -20,6 +23,8 @@ public enum ControlSocketError: Error, CustomStringConvertible, Equatable {
             return "XDG_RUNTIME_DIR is not set: running without a control socket (set it to a private folder such as /run/user/$(id -u))"
         case .unsafeFolder(let path, let reason):
             return "refusing the control socket folder \(path): \(reason); remove or fix it (it must be a real folder of yours with mode 0700)"
+        case .unsafeFile(let path, let reason):
+            return "refusing \(path): \(reason); remove it (badge-demo makes it again, as a file of yours)"
         case .pathTooLong(let path):
             return "control socket path \(path) is longer than a Unix socket address allows; use a shorter XDG_RUNTIME_DIR"
         case .alreadyRunning(let path):

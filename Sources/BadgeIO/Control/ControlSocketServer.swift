@@ -145,7 +145,7 @@ public final class ControlSocketServer {
             guard lstat(path, &info) == 0 else { throw fail("lstat", errno) }
             guard info.st_mode & S_IFMT == S_IFSOCK else {
                 close(socketDescriptor)
-                throw ControlSocketError.unsafeFolder(path: folder, reason: "\(path) exists and is not a socket")
+                throw ControlSocketError.unsafeFile(path: path, reason: "it is \(info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a socket")")
             }
             guard unlink(path) == 0 else { throw fail("unlink (stale socket)", errno) }
             bound = Self.bind(socketDescriptor, &address)

@@ -21,17 +21,17 @@ public final class InstanceLock {
 
     /// Takes the lock at `path` (created 0600 if missing; a symlink or a special file there is
     /// refused), or returns nil when another process holds it.
-    /// - Throws: ``ControlSocketError/unsafeFolder(path:reason:)`` or ``ControlSocketError/system(call:path:errno:)``.
+    /// - Throws: ``ControlSocketError/unsafeFile(path:reason:)`` or ``ControlSocketError/system(call:path:errno:)``.
     public static func acquire(path: String) throws(ControlSocketError) -> InstanceLock? {
         let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            if errno == ELOOP { throw .unsafeFolder(path: path, reason: "the lock file is a symbolic link") }
+            if errno == ELOOP { throw .unsafeFile(path: path, reason: "the instance lock is a symbolic link") }
             throw .system(call: "open", path: path, errno: errno)
         }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid() else {
             close(fd)
-            throw .unsafeFolder(path: path, reason: "the lock file is not a regular file of yours")
+            throw .unsafeFile(path: path, reason: "the instance lock is not a regular file of yours")
         }
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }

@@ -11,7 +11,13 @@ import Glibc
 /// (`LimitsExceeded` beyond). The bound is one no honest burst reaches: a new connection may
 /// send ``waitingCallsLimit`` calls (100,000, about 40 MB at worst) before the bus has said who it is,
 /// since a call sent with NO_REPLY_EXPECTED could not be told that it was refused. A refusal
-/// past it is still told to ``onDecision`` (and so to the log). Not Sendable: event-loop thread only.
+/// past it is still told to ``onDecision`` (and so to the log).
+///
+/// A caller that sent its calls and left before the bus could say who it was (a burst of
+/// no-reply calls from a script that exits) is judged by the bus itself: a bus daemon that runs
+/// as this user admits only this user's connections unless its configuration says otherwise
+/// (dbus-daemon's default policy), so the calls are accepted there; on any other bus they are
+/// refused, and the refusal is told. Not Sendable: event-loop thread only.
 package final class BusCallerCheck {
     /// What becomes of a call.
     package enum Decision: Equatable, Sendable {
@@ -72,13 +78,28 @@ package final class BusCallerCheck {
                  arguments: [.string(sender)]) { [weak self] values in
             guard let self, let calls = self.waiting.removeValue(forKey: sender) else { return }
             self.waitingCalls -= calls.count
-            var answer: UInt32?
-            if case .uint32(let uid)? = values?.first { answer = uid }
-            if self.known.count >= Self.knownLimit { self.known = [:] }
-            self.known[sender] = .some(answer)
-            let decision = self.decision(sender, answer)
-            for call in calls { self.onDecision(call, decision) }
+            if case .uint32(let uid)? = values?.first {
+                self.decide(calls, from: sender, uid: uid)
+                return
+            }
+            // No answer: is the caller still there? A caller that left is vouched for by the bus's owner.
+            self.waitingCalls += calls.count
+            self.waiting[sender] = calls
+            self.bus.call(Self.busName, path: Self.busPath, interface: Self.busName, member: "NameHasOwner",
+                          arguments: [.string(sender)]) { [weak self] values in
+                guard let self, let calls = self.waiting.removeValue(forKey: sender) else { return }
+                self.waitingCalls -= calls.count
+                let left = values?.first == .bool(false)
+                self.decide(calls, from: sender, uid: left && self.bus.daemonUID == self.uid ? self.uid : nil)
+            }
         }
+    }
+
+    private func decide(_ calls: [DBusMessage], from sender: String, uid: UInt32?) {
+        if known.count >= Self.knownLimit { known = [:] }
+        known[sender] = .some(uid)
+        let decision = decision(sender, uid)
+        for call in calls { onDecision(call, decision) }
     }
 
     private func decision(_ sender: String, _ callerUID: UInt32?) -> Decision {

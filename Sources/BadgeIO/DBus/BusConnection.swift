@@ -99,6 +99,13 @@ package final class BusConnection {
     /// True once greeted.
     package var isReady: Bool { uniqueName != nil }
 
+    /// The uid the bus daemon runs as, when the connection is up over a Unix socket (the kernel's
+    /// `SO_PEERCRED`); nil otherwise.
+    package var daemonUID: UInt32? {
+        guard fd >= 0, phase != .connecting, let credentials = PeerCredentials(of: fd) else { return nil }
+        return credentials.uid
+    }
+
     /// One line for `state` and messages: "ready (:1.42)", "authenticating", "waiting: … (next try in 4 s)".
     package var status: String {
         switch phase {

@@ -46,6 +46,9 @@ public final class NotificationSource: BadgeSource {
     private var shown = Set<UInt32>()
     private var pendingNotify: [String: (counts: Bool, replaces: UInt32)] = [:]
     private var dunstCount: Int?
+    /// True once the monitor connection monitors (`BecomeMonitor` answered): before that, the
+    /// generic driver cannot know the count, and says so rather than a current 0.
+    private var monitoring = false
     private var queryInFlight = false
     private var queryAgain = false
 
@@ -134,6 +137,7 @@ public final class NotificationSource: BadgeSource {
 
     private func noDaemon() {
         owner = nil
+        monitoring = false
         serverName = nil
         monitor?.close()
         monitor = nil
@@ -221,6 +225,7 @@ public final class NotificationSource: BadgeSource {
     /// so it cannot be the connection that asks questions). Made again for a new daemon.
     private func watchTraffic(of daemon: String) {
         monitor?.close()
+        monitoring = false
         shown.removeAll()
         pendingNotify.removeAll()
         guard let connection = try? BusSourceConnection(address: address, label: "the session bus (notification monitor)") else { return }
@@ -236,9 +241,15 @@ public final class NotificationSource: BadgeSource {
             connection?.bus.call("org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus.Monitoring",
                                  member: "BecomeMonitor", arguments: [.array(element: "s", rules.map { .string($0) }), .uint32(0)]) { reply in
                 // Monitoring from now on: what passed before it began is read once more (dunst's
-                // count); a refusal leaves the count to the traffic the query connection sees.
-                guard let self, reply != nil else { return }
-                if self.usesDunstCount { self.readDunst() }
+                // count); a refusal leaves dunst's count to the traffic the query connection sees,
+                // and the generic count unknown.
+                guard let self else { return }
+                guard reply != nil else {
+                    if !self.usesDunstCount { self.fail("the session bus does not let this badge watch the notifications (BecomeMonitor was refused)") }
+                    return
+                }
+                self.monitoring = true
+                if self.usesDunstCount { self.readDunst() } else { self.publishShown() }
             }
         }
         connection.bus.listen { [weak self] message in self?.observe(message, daemon: daemon) }
@@ -284,6 +295,14 @@ public final class NotificationSource: BadgeSource {
 
     private func publishShown() {
         guard serverName != nil else { return }
+        guard monitoring else {
+            // Not yet watching: what the count is cannot be known.
+            if reading.content == nil || reading.error == nil {
+                publish(SourceReading(content: reading.content, description: describe(), updated: reading.updated,
+                                      error: "waiting for the bus to let this badge watch \(serverName ?? "the daemon")'s notifications", isStale: true))
+            }
+            return
+        }
         publish(SourceReading(content: .count(shown.count), description: describe(), updated: SourceClock.realtime))
     }
 
