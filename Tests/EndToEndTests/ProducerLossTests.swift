@@ -160,6 +160,9 @@ struct ProducerLossTests {
                                 environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         s.app.recordsAllEvents = false
         try bus.waitForOwner(of: BusClients.name)
+        // Settled: the first frame's work (fonts, the tray, the sources) is done.
+        try s.sync()
+        _ = try s.app.waitUntilSleeping(timeout: 10)
         var expected = 0
         for _ in 0..<3 {
             let burst = try python(busClient, [bus.address, "no-reply-burst", "10000"])
@@ -167,7 +170,7 @@ struct ProducerLossTests {
             #expect(burst.waitForExit(timeout: 20) == .exited(0))
             expected += 10_000
             let seen = try waitForMail(s, expected, timeout: 60)
-            #expect(seen == expected, "stderr: \(s.app.stderrText.suffix(800))")
+            #expect(seen == expected, "D-Bus: \(try s.app.dbusState()); stderr: \(s.app.stderrText.suffix(800))")
         }
         #expect(!s.app.stderrText.contains("refused"), "\(s.app.stderrText)")
     }
@@ -481,6 +484,14 @@ struct ProducerLossTests {
         #expect(render.waitForExit(timeout: 30) == .exited(0), "\(render.stderrText.prefix(400))")
         let longest = render.stderrText.split(separator: "\n").map(\.count).max() ?? 0
         #expect(longest < 300, "a \(longest)-character line: \(render.stderrText.prefix(400))")
+    }
+}
+
+private extension ChildProcess {
+    /// The `dbus` field of a `--control` app's `state`, as text.
+    func dbusState() throws -> String {
+        try writeLine("state")
+        return "\(try readEvent(named: "state", timeout: 10)["dbus"].map { "\($0)" } ?? "none")"
     }
 }
 
