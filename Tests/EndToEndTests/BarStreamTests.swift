@@ -71,9 +71,9 @@ struct BarStreamTests {
         #expect(polybarLine.contains("Chat <b>% {F#") && !polybarLine.contains("<b>%{"), "\(polybarLine)")
     }
 
-    @Test("A real polybar shows the stream in a custom/script module with tail = true")
+    @Test("A real polybar shows the stream in a custom/script module with tail = true",
+          .enabled(if: findOnPath("polybar") != nil, "polybar is not installed"))
     func realPolybar() throws {
-        guard findOnPath("polybar") != nil else { return }
         let runtime = try Self.runtimeFolder("polybar")
         defer { removeTree(runtime) }
         let s = try DemoSession("bar-polybar", arguments: ["--no-state"], environment: ["XDG_RUNTIME_DIR": runtime])

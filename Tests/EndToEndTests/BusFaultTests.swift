@@ -208,9 +208,9 @@ struct BusFaultTests {
         #expect(state["sessionBus"]?.string?.hasPrefix("ready") == true, "\(state["sessionBus"] ?? .null)")
     }
 
-    @Test("A session bus stopped while the app runs: nothing freezes, and the count goes out after SIGCONT")
+    @Test("A session bus stopped while the app runs: nothing freezes, and the count goes out after SIGCONT",
+          .enabled(if: findOnPath("dbus-daemon") != nil, "dbus-daemon is not installed"))
     func sessionBusStoppedLater() throws {
-        guard findOnPath("dbus-daemon") != nil else { return }
         let bus = try SessionBus()
         let s = try DemoSession("bus-stopped-later", environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         _ = try bus.nextUpdate { $0.count == 15 }
