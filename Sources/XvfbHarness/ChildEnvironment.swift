@@ -37,13 +37,32 @@ public struct ChildEnvironment: Sendable {
         for (k, v) in adding.sorted(by: { $0.key < $1.key }) where !removing.contains(k) { result.append("\(k)=\(v)") }
         return result
     }
-}
 
-/// A child process started with `posix_spawn`: empty signal mask, default dispositions for SIGTERM,
-/// SIGINT, SIGPIPE and SIGCHLD, close-on-exec pipes, every other descriptor closed in the child
-/// (only 0, 1, 2 and `extraDescriptors` are open there), reaped with `waitpid`.
-///
-/// Not thread-safe (and not Sendable): use it from the test that created it. Deinit kills (SIGKILL)
-/// and reaps the child if it is still running, and closes the pipes.
-///
-/// The test process ignores SIGPIPE once the first child is spawned, so that writing to a child
+    /// ``entries()`` made hermetic for a test's child: without a `base`, every XDG config, state,
+    /// data, cache and runtime folder the test did not name is a new private folder (returned, to
+    /// be removed with the child), the user's desktop buses are unset unless named, and `MAILDIR`
+    /// points at a folder that does not exist, so nothing the child does reaches the user's files,
+    /// buses or mail, or the next test.
+    func hermeticEntries() -> (entries: [String], privateFolder: String?) {
+        var entries = entries()
+        guard base == nil else { return (entries, nil) }
+        let buses = ["DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS"].filter { adding[$0] == nil }
+        entries.removeAll { entry in buses.contains { entry.hasPrefix($0 + "=") } }
+        let xdg = ["XDG_CONFIG_HOME": "config", "XDG_STATE_HOME": "state", "XDG_DATA_HOME": "data", "XDG_CACHE_HOME": "cache",
+                   "XDG_RUNTIME_DIR": "runtime"]
+        let missing = xdg.keys.filter { name in !entries.contains { $0.hasPrefix(name + "=") } }
+        guard !missing.isEmpty else { return (entries, nil) }
+        var template = Array("/tmp/badgekit-test-xdg-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+        }
+        guard let folder = made else { return (entries, nil) }
+        for name in missing.sorted() {
+            let path = folder + "/" + (xdg[name] ?? name)
+            mkdir(path, 0o700)
+            entries.append("\(name)=\(path)")
+        }
+        if !entries.contains(where: { $0.hasPrefix("MAILDIR=") }) { entries.append("MAILDIR=\(folder)/no-maildir") }
+        return (entries, folder)
+    }
+}

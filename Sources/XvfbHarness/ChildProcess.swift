@@ -4,6 +4,14 @@ import BadgeIO
 import Glibc
 import BadgeControl
 
+/// A child process started with `posix_spawn`: empty signal mask, default dispositions for SIGTERM,
+/// SIGINT, SIGPIPE and SIGCHLD, close-on-exec pipes, every other descriptor closed in the child
+/// (only 0, 1, 2 and `extraDescriptors` are open there), reaped with `waitpid`.
+///
+/// Not thread-safe (and not Sendable): use it from the test that created it. Deinit kills (SIGKILL)
+/// and reaps the child if it is still running, and closes the pipes.
+///
+/// The test process ignores SIGPIPE once the first child is spawned, so that writing to a child
 /// that has died fails with EPIPE instead of killing the test runner.
 public final class ChildProcess {
     /// Where the child's standard input comes from.
@@ -44,14 +52,14 @@ public final class ChildProcess {
     /// The exit status once reaped.
     public private(set) var exitStatus: ProcessTermination?
     /// Every JSON event read so far by `readEvent`, in order (consumed or not).
-    package private(set) var allEvents: [JSONValue] = []
+    package internal(set) var allEvents: [JSONValue] = []
     /// Whether `allEvents` keeps every event read; turn off for long runs (soak tests) so the test's
     /// own memory stays flat.
     public var recordsAllEvents = true
     /// Events read while looking for another one, not yet returned by `readEvent`.
-    package private(set) var pendingEvents: [JSONValue] = []
+    package internal(set) var pendingEvents: [JSONValue] = []
     /// Stdout lines that were not valid JSON objects with an "event" field.
-    public private(set) var otherLines: [String] = []
+    public internal(set) var otherLines: [String] = []
 
     private static let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
@@ -154,33 +162,9 @@ public final class ChildProcess {
             try check(posix_spawnattr_setflags(&attributes, Int16(flags)), "posix_spawnattr_setflags")
 
             let argv = ([path] + arguments).map { strdup($0) }
-            // Hermetic: every child gets XDG config, state, data, cache and runtime folders of its own (unless
-            // the test names its own), so nothing it writes reaches the user's files or the next test.
-            var entries = environment.entries()
-            // Nor the user's desktop buses: a child talks D-Bus only on a bus its test started.
-            if environment.base == nil {
-                let buses = ["DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS"].filter { environment.adding[$0] == nil }
-                entries.removeAll { entry in buses.contains { entry.hasPrefix($0 + "=") } }
-            }
-            let xdg = ["XDG_CONFIG_HOME": "config", "XDG_STATE_HOME": "state", "XDG_DATA_HOME": "data", "XDG_CACHE_HOME": "cache",
-                       "XDG_RUNTIME_DIR": "runtime"]
-            let missing = xdg.keys.filter { name in !entries.contains { $0.hasPrefix(name + "=") } }
-            if !missing.isEmpty, environment.base == nil {
-                var template = Array("/tmp/badgekit-test-xdg-XXXXXX".utf8CString)
-                let made = template.withUnsafeMutableBufferPointer { buffer in
-                    buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
-                }
-                if let folder = made {
-                    privateFolder = folder
-                    for name in missing.sorted() {
-                        let path = folder + "/" + (xdg[name] ?? name)
-                        mkdir(path, 0o700)
-                        entries.append("\(name)=\(path)")
-                    }
-                    // Nor the user's mail: badge-demo follows $MAILDIR (here a folder that does not exist).
-                    if !entries.contains(where: { $0.hasPrefix("MAILDIR=") }) { entries.append("MAILDIR=\(folder)/no-maildir") }
-                }
-            }
+            // Hermetic: folders of its own, and none of the user's buses or mail.
+            let (entries, folder) = environment.hermeticEntries()
+            privateFolder = folder
             let envp = entries.map { strdup($0) }
             defer { for p in argv { free(p) }; for p in envp { free(p) } }
             var childPID: pid_t = 0
@@ -326,46 +310,6 @@ public final class ChildProcess {
         }
     }
 
-    /// Reads JSON lines until one whose "event" field equals `name` (and that satisfies `matching`)
-    /// appears, and returns it. Events already read and not yet returned are searched first; other
-    /// events read on the way stay in `pendingEvents`. Throws on timeout or end of stdout, listing
-    /// what was received.
-    package func readEvent(named name: String, timeout: Double = 10,
-                          matching: (JSONValue) -> Bool = { _ in true }) throws -> JSONValue {
-        if let i = pendingEvents.firstIndex(where: { $0["event"]?.string == name && matching($0) }) {
-            return pendingEvents.remove(at: i)
-        }
-        let deadline = Deadline(seconds: timeout)
-        while true {
-            let line: String?
-            do {
-                line = try readLine(timeout: Double(deadline.remainingMilliseconds) / 1000)
-            } catch {
-                throw HarnessError("timed out after \(timeout) s waiting for event \"\(name)\" from \(executable); "
-                    + "unconsumed events: \(pendingEvents.map(\.description)); other lines: \(otherLines); "
-                    + "stderr: '\(stderrText)'")
-            }
-            guard let line else {
-                throw HarnessError("\(executable) closed stdout before event \"\(name)\" (\(exitDescription)); "
-                    + "unconsumed events: \(pendingEvents.map(\.description)); stderr: '\(stderrText)'")
-            }
-            guard let value = try? JSONValue(parsing: line), value["event"]?.string != nil else {
-                otherLines.append(line)
-                continue
-            }
-            if recordsAllEvents { allEvents.append(value) }
-            if value["event"]?.string == name && matching(value) { return value }
-            pendingEvents.append(value)
-        }
-    }
-
-    /// Removes and returns the unconsumed events named `name` (all of them when `name` is nil).
-    package func takePendingEvents(named name: String? = nil) -> [JSONValue] {
-        let taken = pendingEvents.filter { name == nil || $0["event"]?.string == name }
-        pendingEvents.removeAll { name == nil || $0["event"]?.string == name }
-        return taken
-    }
-
     // MARK: stderr
 
     /// Everything the child wrote to stderr so far (drained now, without blocking).
@@ -376,7 +320,7 @@ public final class ChildProcess {
 
     // MARK: exit
 
-    private var exitDescription: String {
+    var exitDescription: String {
         if let exitStatus { return exitStatus.description }
         return "still running"
     }
