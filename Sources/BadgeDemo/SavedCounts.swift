@@ -189,7 +189,7 @@ final class SavedCounts {
             busySince = nil
             let retry = backoff.failed()
             if retry.isFirst {
-                warn("\(path): cannot save the counts (\(error)); trying again in \(Int(retry.delay)) s, then less often (every \(Int(RetryBackoff.longest)) s at most)")
+                warn("\(path): cannot save the counts (\(error)); trying again in \(Int(retry.delay)) s, then less often (every \(Int(backoff.longest)) s at most)")
             }
             dueTime = now + retry.delay
         }

@@ -52,4 +52,15 @@ import Testing
         #expect(items == [.line("abc", valid: true), .line("def", valid: true), .tooLong,
                           .line("ok", valid: true), .line("\u{FFFD}", valid: false)])
     }
+
+    @Test("A line past the limit is told at once, before its newline; a part line is counted and can be dropped")
+    func tellsTooLongAtOnceAndHoldsPartLines() {
+        var reader = LineReader(maximumLineLength: 4)
+        #expect(Array("abcdefgh".utf8).withUnsafeBytes { reader.feed($0) } == [.tooLong])
+        #expect(reader.partialLength == 0)
+        #expect(Array("ij\nset".utf8).withUnsafeBytes { reader.feed($0) } == [])
+        #expect(reader.partialLength == 3)
+        reader.dropPartialLine()
+        #expect(Array("ok\n".utf8).withUnsafeBytes { reader.feed($0) } == [.line("ok", valid: true)])
+    }
 }

@@ -4,6 +4,7 @@ import CEarlySignals
 import Glibc
 import Testing
 import XvfbHarness
+import BadgeIO
 @testable import BadgeDemo
 
 private final class FixedWidthMeasurer: TextMeasuring {
@@ -107,6 +108,14 @@ struct SavedCountsWriteTests {
         #expect(!again, "a success after a success is not")
         let next = backoff.failed()
         #expect(next.delay == 1 && next.isFirst, "a new streak starts again at 1 s, with a warning")
+    }
+
+    @Test("The control socket's accept pauses: 0.1 s doubling to 2 s, with the streak's length")
+    func acceptPausesDoubleFromATenthToTwoSeconds() {
+        var backoff = RetryBackoff(first: 0.1, longest: 2)
+        let delays = (0..<7).map { _ in backoff.failed().delay }
+        #expect(delays == [0.1, 0.2, 0.4, 0.8, 1.6, 2, 2])
+        #expect(backoff.failures == 7 && backoff.succeeded() && backoff.failures == 0)
     }
 
     // MARK: Where the write goes

@@ -116,4 +116,31 @@ struct DBusWireTests {
         bus.close()
         #expect(bus.phase == BusConnection.Phase.closed && bus.timeUntilDeadline == nil)
     }
+
+    @Test("A 40 MB message is kept as its start and the rest thrown away as it comes; the next message follows whole")
+    func anOversizedMessageIsKeptInPart() throws {
+        let image = DBusValue.array(element: "y", [DBusValue](repeating: .byte(0x80), count: 40 << 20))
+        let big = DBusMessage.call("org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                   interface: "org.freedesktop.Notifications", member: "Notify",
+                                   arguments: [.string("big"), .uint32(7), .string("summary"), image]).encoded(serial: 1)
+        let small = DBusMessage.signal(path: "/a", interface: "a.b", member: "C", arguments: [.string("after")]).encoded(serial: 2)
+        var framer = DBusInputFramer()
+        var messages: [DBusMessage] = []
+        let bytes = big + small
+        var offset = 0
+        var held = 0
+        while offset < bytes.count {
+            let end = min(offset + (1 << 20), bytes.count)
+            framer.append(bytes[offset..<end])
+            offset = end
+            while let message = try framer.nextMessage() { messages.append(message) }
+            framer.compact()
+            held = max(held, framer.heldBytes)
+        }
+        try #require(messages.count == 2)
+        #expect(messages[0].isTruncated && messages[0].member == "Notify")
+        #expect(messages[0].body == [.string("big"), .uint32(7), .string("summary")], "the leading values that fit")
+        #expect(!messages[1].isTruncated && messages[1].body == [.string("after")])
+        #expect(held <= 2 << 20, "at most a read's megabyte and the kept start are held (\(held) bytes)")
+    }
 }

@@ -24,23 +24,6 @@ import Glibc
 ///
 /// Not Sendable: event-loop thread only.
 public final class ControlSocketServer {
-    /// The limits each client lives within.
-    public struct Limits: Sendable {
-        /// The longest line, in bytes (longer: an error reply and disconnect).
-        public var maximumLineLength = 4096
-        /// Bytes that may wait unread for a client (64 KiB; one line of any length always fits on
-        /// top). A subscriber past it is dropped; a client past it that sends commands has its
-        /// further replies left out, and its commands still run. The worst case is about
-        /// ``maximumClients`` × (64 KiB + the longest line): 8.5 MB with the default limits.
-        public var maximumOutput = 64 << 10
-        /// Seconds a partial line may hang before the client is dropped.
-        public var partialLineTimeout = 10.0
-        /// Connections at once; one more gets an error line and is closed.
-        public var maximumClients = 128
-        /// The default limits.
-        public init() {}
-    }
-
     /// One accepted connection, by number (never reused during the server's life).
     public typealias ClientID = Int
 
@@ -61,40 +44,6 @@ public final class ControlSocketServer {
     /// limit what root may do. Takes effect for the next connection.
     public var allowsRoot = false
 
-    /// Who is at the other end of a connection, as the kernel told at accept (`SO_PEERCRED`).
-    public struct Peer: Hashable, Sendable {
-        /// The client's process id when it connected.
-        public var pid: Int32
-        /// The client's user id.
-        public var uid: UInt32
-        /// True when the client is root and the instance is not (only with ``allowsRoot``).
-        public var isForeignRoot: Bool
-    }
-
-    /// A class, so that queuing a reply never copies the queue already waiting.
-    private final class Client {
-        let descriptor: Int32
-        let peer: Peer
-        var pid: Int32 { peer.pid }
-        var buffer: [UInt8] = []
-        var discarding = false
-        var output = OutputQueue()
-        var partialSince: Double?
-        var subscribed = false
-        var closing = false
-        var watchingWrites = false
-        /// The client is gone for writing (EPIPE or reset): its replies are dropped, and what it
-        /// sent before it went is still read and run.
-        var peerGone = false
-        /// Replies left out because the client read none of them (counted for the log).
-        var repliesLeftOut = 0
-
-        init(descriptor: Int32, peer: Peer) {
-            self.descriptor = descriptor
-            self.peer = peer
-        }
-    }
-
     private let listener: Int32
     private let epoll: Int32
     private var clients: [ClientID: Client] = [:]
@@ -104,13 +53,11 @@ public final class ControlSocketServer {
     private var events = [epoll_event](repeating: epoll_event(), count: 64)
     private let uid: uid_t
     private var closed = false
-    /// Accepting paused after EMFILE/ENFILE: until when, the next pause, and the failures so far.
+    /// Accepting paused after EMFILE/ENFILE: until when, the pauses (0.1 s doubling to 2 s), and
+    /// the last failure's reason.
     private var acceptPausedUntil: Double?
-    private var acceptBackoff = ControlSocketServer.firstAcceptBackoff
-    private var acceptFailures = 0
+    private var acceptBackoff = RetryBackoff(first: 0.1, longest: 2)
     private var acceptFailure = ""
-    /// The pauses of the listener after `accept` ran out of descriptors, doubling from the first.
-    static let firstAcceptBackoff = 0.1, longestAcceptBackoff = 2.0
 
     /// Creates the folder `$XDG_RUNTIME_DIR/app` and binds the socket `name` in it.
     /// - Throws: ``ControlSocketError`` (no `XDG_RUNTIME_DIR`, an unsafe folder, a live socket there).
@@ -304,10 +251,9 @@ public final class ControlSocketServer {
                 }
                 return
             }
-            if acceptFailures > 0 {
-                onLog?("control socket: accepting again after \(acceptFailures) failed accept\(acceptFailures == 1 ? "" : "s") (\(acceptFailure))")
-                acceptFailures = 0
-                acceptBackoff = Self.firstAcceptBackoff
+            let failures = acceptBackoff.failures
+            if acceptBackoff.succeeded() {
+                onLog?("control socket: accepting again after \(failures) failed accept\(failures == 1 ? "" : "s") (\(acceptFailure))")
             }
             guard fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0,
                   fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) == 0 else {
@@ -343,7 +289,8 @@ public final class ControlSocketServer {
             }
             let id = nextID
             nextID += 1
-            clients[id] = Client(descriptor: descriptor, peer: Peer(pid: credentials.pid, uid: credentials.uid, isForeignRoot: foreignRoot))
+            clients[id] = Client(descriptor: descriptor, peer: Peer(pid: credentials.pid, uid: credentials.uid, isForeignRoot: foreignRoot),
+                                 maximumLineLength: limits.maximumLineLength)
             byDescriptor[descriptor] = id
         }
     }
@@ -353,14 +300,13 @@ public final class ControlSocketServer {
     /// the rest are counted and told when accepting works again.
     private func pauseAccepting(_ code: Int32) {
         let reason = String(cString: strerror(code))
-        if acceptFailures == 0 || reason != acceptFailure {
-            onLog?("control socket: accept failed: \(reason); pausing new connections for \(acceptBackoff) s at a time (they wait in the backlog) until a descriptor frees")
+        let retry = acceptBackoff.failed()
+        if retry.isFirst || reason != acceptFailure {
+            onLog?("control socket: accept failed: \(reason); pausing new connections (\(acceptBackoff.first) s, up to \(acceptBackoff.longest) s at a time; they wait in the backlog) until a descriptor frees")
         }
-        acceptFailures += 1
         acceptFailure = reason
         if acceptPausedUntil == nil { epoll_ctl(epoll, EPOLL_CTL_DEL, listener, nil) }
-        acceptPausedUntil = Self.now() + acceptBackoff
-        acceptBackoff = min(acceptBackoff * 2, Self.longestAcceptBackoff)
+        acceptPausedUntil = Self.now() + retry.delay
     }
 
     /// Watches the listener again (the pause is over, or a client left and freed a descriptor).
@@ -403,36 +349,23 @@ public final class ControlSocketServer {
             return hungUp(id)
         }
         guard count > 0 else { return hungUp(id) }
-        var lines: [[UInt8]] = []
-        var tooLong = false
-        for byte in readBuffer[0..<count] {
-            if byte == UInt8(ascii: "\n") {
-                if client.discarding { tooLong = true; break }
-                lines.append(client.buffer)
-                client.buffer.removeAll(keepingCapacity: true)
-            } else if client.buffer.count >= limits.maximumLineLength {
-                client.discarding = true
-                tooLong = true
-                break
-            } else {
-                client.buffer.append(byte)
-            }
-        }
-        client.partialSince = client.buffer.isEmpty ? nil : (client.partialSince ?? Self.now())
+        let items = readBuffer.withUnsafeBytes { client.lines.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        client.partialSince = client.lines.partialLength == 0 ? nil : (client.partialSince ?? Self.now())
         // Every complete line runs, whether or not its reply can be delivered.
-        for bytes in lines {
+        for item in items {
             guard clients[id] != nil else { return }
-            var bytes = bytes
-            if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-            guard let line = String(validating: bytes, as: UTF8.self), !bytes.contains(0) else {
-                reply(Self.errorLine("line is not valid UTF-8 text"), to: id)
-                continue
+            switch item {
+            case .tooLong:
+                return drop(id, reason: "line longer than \(limits.maximumLineLength) bytes",
+                            answer: "line longer than \(limits.maximumLineLength) bytes; disconnecting")
+            case .line(var line, let valid):
+                guard valid, !line.utf8.contains(0) else {
+                    reply(Self.errorLine("line is not valid UTF-8 text"), to: id)
+                    continue
+                }
+                if line.hasSuffix("\r") { line.removeLast() }
+                onLine?(id, line)
             }
-            onLine?(id, line)
-        }
-        if tooLong {
-            drop(id, reason: "line longer than \(limits.maximumLineLength) bytes",
-                 answer: "line longer than \(limits.maximumLineLength) bytes; disconnecting")
         }
     }
 
@@ -440,9 +373,9 @@ public final class ControlSocketServer {
     /// writing what waits to a client that may still read (a half-close), then close.
     private func hungUp(_ id: ClientID) {
         guard let client = clients[id] else { return }
-        if !client.buffer.isEmpty {
-            onLog?("control socket: client pid \(client.pid) hung up in the middle of a line; that part line (\(client.buffer.count) bytes) was not run")
-            client.buffer.removeAll()
+        if client.lines.partialLength > 0 {
+            onLog?("control socket: client pid \(client.pid) hung up in the middle of a line; that part line (\(client.lines.partialLength) bytes) was not run")
+            client.lines.dropPartialLine()
         }
         guard !client.peerGone, !client.output.isEmpty else { return remove(id) }
         client.closing = true

@@ -50,12 +50,10 @@ package final class BusConnection {
 
     private var fd: Int32 = -1
     private var output = OutputQueue()
-    private var input: [UInt8] = []
+    private var input = DBusInputFramer()
     /// What each read lands in (kept: a fresh 64 KB buffer for every read cost more than the read).
     private var chunk = [UInt8](repeating: 0, count: 65_536)
     private var handshakeDeadline: Double?
-    /// Bytes of an oversized message still to be thrown away as they arrive (its start was kept).
-    private var skipping = 0
     private var nextSerial: UInt32 = 1
     private var retryDelay = BusConnection.firstRetryDelay
     private var readySince: Double?
@@ -313,8 +311,7 @@ package final class BusConnection {
         if fd >= 0 { Glibc.close(fd) }
         fd = -1
         output.removeAll()
-        input.removeAll()
-        skipping = 0
+        input.reset()
         handshakeDeadline = nil
     }
 
@@ -353,7 +350,7 @@ package final class BusConnection {
         while total < 1 << 20 {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count > 0 {
-                input += chunk[0..<count]
+                input.append(chunk[0..<count])
                 total += count
                 continue
             }
@@ -368,58 +365,19 @@ package final class BusConnection {
     }
 
     private func processInput(generation current: Int) {
-        var start = 0
-        defer { if generation == current, start > 0 { input.removeFirst(start) } }
-        while generation == current {
-            if phase == .authenticating {
-                guard let end = input[start...].firstIndex(of: UInt8(ascii: "\n")) else {
-                    if input.count - start > 4096 { fail("the bus sent a line of more than 4 KB while authenticating") }
-                    return
+        defer { if generation == current { input.compact() } }
+        do throws(DBusInputFramer.Failure) {
+            while generation == current {
+                if phase == .authenticating {
+                    guard let line = try input.nextLine() else { return }
+                    authenticate(line)
+                } else {
+                    guard let message = try input.nextMessage() else { return }
+                    dispatch(message)
                 }
-                let line = String(decoding: input[start..<end], as: UTF8.self).trimmingSuffix("\r")
-                start = end + 1
-                authenticate(line)
-                continue
             }
-            if skipping > 0 {
-                // The rest of an oversized message: thrown away as it comes, never held.
-                let dropped = min(skipping, input.count - start)
-                start += dropped
-                skipping -= dropped
-                if skipping > 0 { return }
-                continue
-            }
-            let length: Int?
-            do {
-                length = try DBusMessage.length(ofMessageIn: input[start...])
-            } catch {
-                return fail("the bus sent something that is not D-Bus (\(error))")
-            }
-            guard let length else { return }
-            if length > DBusMessage.maximumHeldSize {
-                guard let bodyOffset = DBusMessage.bodyOffset(ofMessageIn: input[start...]), bodyOffset <= 1 << 20 else {
-                    return fail("the bus sent a message with more than 1 MiB of header fields")
-                }
-                let kept = min(length, bodyOffset + DBusMessage.keptBodyPrefix)
-                guard input.count - start >= kept else { return }
-                let bytes = Array(input[start..<start + kept])
-                start += kept
-                skipping = length - kept
-                do {
-                    dispatch(try DBusMessage(decoding: bytes, partOf: length))
-                } catch {
-                    return fail("the bus sent a malformed message (\(error))")
-                }
-                continue
-            }
-            guard input.count - start >= length else { return }
-            let bytes = Array(input[start..<start + length])
-            start += length
-            do {
-                dispatch(try DBusMessage(decoding: bytes))
-            } catch {
-                return fail("the bus sent a malformed message (\(error))")
-            }
+        } catch {
+            fail(error.reason)
         }
     }
 
@@ -472,11 +430,5 @@ package final class BusConnection {
             return answer(message, with: reply)
         }
         for listener in listeners { listener(message) }
-    }
-}
-
-private extension String {
-    func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }
