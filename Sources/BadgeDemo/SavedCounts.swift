@@ -77,20 +77,19 @@ final class SavedCounts {
         do {
             bytes = try Self.readFile(path)
         } catch {
-            if !error.missing { warn("\(path): ignoring the saved counts (\(error)); the file is left as it is, and the counts are not saved until it is moved away") }
+            if !error.missing { warn("\(path): ignoring the saved counts (\(error))\(Self.leftAlone)") }
             return [:]
         }
         do {
             return try Self.decode(bytes)
         } catch {
-            if bytes.isEmpty {
-                warn("\(path): ignoring the saved counts (\(error))")
-            } else {
-                warn("\(path): ignoring the saved counts (\(error)); the file is left as it is, and the counts are not saved until it is moved away")
-            }
+            warn("\(path): ignoring the saved counts (\(error))\(bytes.isEmpty ? "" : Self.leftAlone)")
             return [:]
         }
     }
+
+    /// What a warning about a file the app will not read adds: it is never written over either.
+    private static let leftAlone = "; the file is left as it is, and the counts are not saved until it is moved away"
 
     /// The bytes of the state file at `path` (the one place this type reads a file).
     private static func readFile(_ path: String) throws(BoundedFile.Failure) -> [UInt8] {
@@ -207,21 +206,20 @@ final class SavedCounts {
         // What is there already must be a state file (or nothing, or empty): a file the app refused
         // to read (a dotfiles link pointing at the wrong file, a file of the user's) is never
         // written over.
-        var inFile: [String: BadgeContent]?
+        var bytes: [UInt8] = []
         do {
-            let bytes = try Self.readFile(file)
-            if !bytes.isEmpty {
-                do {
-                    inFile = try Self.decode(bytes)
-                } catch {
-                    throw StateWriteError.notAStateFile(path: file, reason: error.reason)
-                }
-            }
-        } catch let error as BoundedFile.Failure where !error.missing {
-            throw StateWriteError.notAStateFile(path: file, reason: "\(error)")
-        } catch let error as StateWriteError {
-            throw error
+            bytes = try Self.readFile(file)
+        } catch where !error.missing {
+            throw .notAStateFile(path: file, reason: "\(error)")
         } catch {}
+        var inFile: [String: BadgeContent]?
+        if !bytes.isEmpty {
+            do {
+                inFile = try Self.decode(bytes)
+            } catch {
+                throw .notAStateFile(path: file, reason: error.reason)
+            }
+        }
         let merged = SavedCountsMerge.merge(shown: shown, changed: changedButtons, inFile: inFile ?? [:])
         if inFile != Dictionary(merged, uniquingKeysWith: { first, _ in first }) {
             AtomicFileWriter.removeLeftovers(of: file)

@@ -131,7 +131,10 @@ public final class LauncherEntrySource: BadgeSource {
             guard !followsItself, message.body.count == 2, message.body[0].stringValue == applicationURI,
                   let properties = message.body[1].stringKeyedEntries, let from = message.sender,
                   from != connection.bus.uniqueName else { return }
-            var word = words.first { $0.sender == from }?.word ?? Word()
+            let known = words.first { $0.sender == from }?.word
+            // A new sender that says nothing (an empty `Update`) has no word to show.
+            guard known != nil || ["count", "count-visible", "urgent"].contains(where: { properties[$0] != nil }) else { return }
+            var word = known ?? Word()
             if let value = properties["count"]?.integerValue { word.count = max(0, value) }
             if let visible = properties["count-visible"]?.boolValue { word.countVisible = visible }
             if let flag = properties["urgent"]?.boolValue { word.urgent = flag }

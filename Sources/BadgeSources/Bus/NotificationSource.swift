@@ -297,11 +297,7 @@ public final class NotificationSource: BadgeSource {
         guard serverName != nil else { return }
         guard monitoring else {
             // Not yet watching: what the count is cannot be known.
-            if reading.content == nil || reading.error == nil {
-                publish(SourceReading(content: reading.content, description: describe(), updated: reading.updated,
-                                      error: "waiting for the bus to let this badge watch \(serverName ?? "the daemon")'s notifications", isStale: true))
-            }
-            return
+            return fail("waiting for the bus to let this badge watch \(serverName ?? "the daemon")'s notifications")
         }
         publish(SourceReading(content: .count(shown.count), description: describe(), updated: SourceClock.realtime))
     }
