@@ -76,26 +76,22 @@ package final class BusCallerCheck {
         waitingCalls += 1
         bus.call(Self.busName, path: Self.busPath, interface: Self.busName, member: "GetConnectionUnixUser",
                  arguments: [.string(sender)]) { [weak self] values in
-            guard let self, let calls = self.waiting.removeValue(forKey: sender) else { return }
-            self.waitingCalls -= calls.count
-            if case .uint32(let uid)? = values?.first {
-                self.decide(calls, from: sender, uid: uid)
-                return
-            }
+            guard let self, self.waiting[sender] != nil else { return }
+            if case .uint32(let uid)? = values?.first { return self.decide(sender, uid: uid) }
             // No answer: is the caller still there? A caller that left is vouched for by the bus's owner.
-            self.waitingCalls += calls.count
-            self.waiting[sender] = calls
             self.bus.call(Self.busName, path: Self.busPath, interface: Self.busName, member: "NameHasOwner",
                           arguments: [.string(sender)]) { [weak self] values in
-                guard let self, let calls = self.waiting.removeValue(forKey: sender) else { return }
-                self.waitingCalls -= calls.count
+                guard let self else { return }
                 let left = values?.first == .bool(false)
-                self.decide(calls, from: sender, uid: left && self.bus.daemonUID == self.uid ? self.uid : nil)
+                self.decide(sender, uid: left && self.bus.daemonUID == self.uid ? self.uid : nil)
             }
         }
     }
 
-    private func decide(_ calls: [DBusMessage], from sender: String, uid: UInt32?) {
+    /// Decides on every call of `sender` that waits, and on its later ones, by `uid`.
+    private func decide(_ sender: String, uid: UInt32?) {
+        guard let calls = waiting.removeValue(forKey: sender) else { return }
+        waitingCalls -= calls.count
         if known.count >= Self.knownLimit { known = [:] }
         known[sender] = .some(uid)
         let decision = decision(sender, uid)
