@@ -12,7 +12,8 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case badArguments = 2
     /// The connection to the X server was lost (server killed, or a client such as xkill closed ours).
     case connectionLost = 3
-    /// Text or drawing could not be set up (fonts, Pango, cairo), or another X failure at start-up.
+    /// Text or drawing could not be set up (fonts, Pango, cairo), or another X failure at start-up;
+    /// or the running instance of the profile did not answer a hand-over in time (it is stopped).
     case setupFailed = 4
     /// Another X client destroyed the window.
     case windowDestroyed = 5
@@ -33,7 +34,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .cannotOpenDisplay: return "no `$DISPLAY`, or the display cannot be opened (the message names it)"
         case .badArguments: return "bad arguments (with the usage), or a bad config or icon file (naming the file and field), or a `--count` the running instance refused, or a `--state` file in use by a running instance"
         case .connectionLost: return "the connection to the X server was lost (server killed, or a client such as xkill closed ours), within a second"
-        case .setupFailed: return "text or drawing could not be set up (fonts, Pango, cairo), or another X failure at start-up"
+        case .setupFailed: return "text or drawing could not be set up (fonts, Pango, cairo), or another X failure at start-up; or, with the profile running, that instance gave no answer within 5 s to connect and 10 s per reply (it is stopped)"
         case .windowDestroyed: return "another X client destroyed the window"
         }
     }
