@@ -56,6 +56,17 @@ public func measureInterval(seconds: Double) {
     }
 }
 
+/// A new private folder (0700) with a short path in /tmp, for a test's `XDG_RUNTIME_DIR`: a socket
+/// path must fit in `sockaddr_un` (107 bytes), wherever the checkout is. The caller removes it.
+public func shortTemporaryFolder(_ prefix: String = "bk") throws -> String {
+    var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { buffer in
+        buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+    }
+    guard let folder = made else { throw HarnessError("mkdtemp failed: \(String(cString: strerror(errno)))") }
+    return folder
+}
+
 /// Reads a whole (small) file such as /proc/PID/stat. Throws when it cannot be opened.
 func readSmallFile(_ path: String) throws -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -428,12 +428,5 @@ struct ControlSocketTests {
         #expect(try readAll(python(path, "commands", ["inc bell"])) == [#"{"reply":"ok"}"#])
     }
 
-    private static func temporaryFolder() throws -> String {
-        var template = Array("/tmp/badgekit-socket-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
-        }
-        guard let folder = made else { throw HarnessError("mkdtemp failed: \(String(cString: strerror(errno)))") }
-        return folder
-    }
+    private static func temporaryFolder() throws -> String { try shortTemporaryFolder("badgekit-socket") }
 }

@@ -314,7 +314,9 @@ struct SavedCountsTests {
 
     @Test("One state file, one writer: a second --control launch naming it is refused; a plain one hands its counts over")
     func oneWriterPerFile() throws {
-        let home = try Self.stateHome("shared")
+        // Short, wherever the checkout is: the socket's path must fit in 107 bytes.
+        let home = try shortTemporaryFolder("bk-shared")
+        defer { removeTree(home) }
         let file = home + "/state.json"
         let runtime = home + "/runtime"
         #expect(mkdir(runtime, 0o700) == 0)

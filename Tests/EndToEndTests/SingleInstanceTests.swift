@@ -13,7 +13,8 @@ struct SingleInstanceTests {
         let server: XvfbServer
         let x: XTestClient
         let base: String
-        var runtime: String { base + "/runtime" }
+        /// The runtime folder, short wherever the checkout is (socket paths must fit in 107 bytes).
+        let runtime: String
         var state: String { base + "/state" }
         private var apps: [ChildProcess] = []
 
@@ -21,8 +22,9 @@ struct SingleInstanceTests {
             server = try XvfbServer.start(width: 640, height: 480)
             x = try XTestClient(display: server.display)
             base = try Artifacts.path(for: "instance-\(name)-\(getpid())")
+            runtime = try shortTemporaryFolder("bk-instance")
             removeTree(base)
-            for folder in [base, runtime, state, base + "/config"] { #expect(mkdir(folder, 0o700) == 0, "mkdir \(folder)") }
+            for folder in [base, state, base + "/config"] { #expect(mkdir(folder, 0o700) == 0, "mkdir \(folder)") }
         }
 
         deinit {
@@ -31,6 +33,7 @@ struct SingleInstanceTests {
                 app.waitForExit(timeout: 5)
             }
             removeTree(base)
+            removeTree(runtime)
         }
 
         var environment: [String: String] {
