@@ -22,8 +22,9 @@ struct OutputBackPressureTests {
         try s.x.click(button: 1, atRoot: s.rootCenter(of: bell.button))
         try s.x.movePointerToCorner()
 
-        // The window repaints the new count while its output is still unread (poll GetImage, bounded).
-        let deadline = Deadline(seconds: 5)
+        // The window repaints the new count while its output is still unread (poll GetImage, bounded;
+        // AddressSanitizer makes each of the thousands of `state` answers before it slow).
+        let deadline = Deadline(seconds: runsUnderSanitizer ? 30 : 5)
         var repainted = false
         while !repainted && !deadline.hasPassed {
             repainted = try s.capture(badge).differingPixels(from: before, tolerance: 40) > 10
