@@ -300,10 +300,20 @@ struct TwoToolbarsTests {
         let idle = try run.command("idle", answer: "idle")
         #expect(idle["idle"]?.bool == true && idle["mail"]?.bool == false, "\(idle)")
         #expect(try run.app.waitUntilSleeping(timeout: 1))
-        let ticks = try run.app.cpuTicks(), switches = try run.app.contextSwitches()
-        measureInterval(seconds: 1)
-        #expect(try run.app.cpuTicks() - ticks == 0, "the idle example used CPU")
-        #expect(try run.app.contextSwitches() - switches == 0, "the idle example woke up")
+        // One idle second with no CPU and no wakeup. On a loaded machine (the whole suite at once) a
+        // late event of the start-up can still arrive in the first second: one more second is
+        // measured then. A timer or a poll that spins wakes it in both.
+        var used = (ticks: 0, switches: 0)
+        for attempt in 0..<2 {
+            _ = try run.app.waitUntilSleeping(timeout: 1)
+            let ticks = try run.app.cpuTicks(), switches = try run.app.contextSwitches()
+            measureInterval(seconds: 1)
+            used = (try run.app.cpuTicks() - ticks, try run.app.contextSwitches() - switches)
+            if used == (0, 0) { break }
+            print("two-toolbars idle, second \(attempt + 1): \(used.ticks) ticks, \(used.switches) wakeups")
+        }
+        #expect(used.ticks == 0, "the idle example used CPU")
+        #expect(used.switches == 0, "the idle example woke up")
         try run.quit()
     }
 
