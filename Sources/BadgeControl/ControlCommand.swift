@@ -5,11 +5,11 @@ import BadgeCore
 /// Grammar: `set ID N`, `inc ID [N]`, `dec ID [N]`, `text ID TEXT`, `dot ID [blink]`, `clear ID|all`,
 /// `state`, `sync TOKEN`, `activate [STARTUP_ID]`, `refresh [ID|all]`, `explain ID`, `quit`. Parsing never traps: a bad line becomes a `ControlCommandError`.
 package enum ControlCommand: Hashable, Sendable {
-    /// Set a count.
+    /// Set a count (0 or more).
     case set(id: String, count: Int)
-    /// Raise a count by a step (default 1).
+    /// Raise a count by a step (default 1, never negative).
     case increment(id: String, by: Int)
-    /// Lower a count by a step (default 1), never below 0.
+    /// Lower a count by a step (default 1, never negative), never below 0.
     case decrement(id: String, by: Int)
     /// Show text (capped to ``TextBounds/maximumBadgeTextBytes`` bytes); empty text removes the badge.
     case text(id: String, text: String)
@@ -31,6 +31,13 @@ package enum ControlCommand: Hashable, Sendable {
     /// Quit with status 0.
     case quit
 
+    /// Every command's form, in the order the usage texts list them: one list for `--help`,
+    /// `msg --help`, the unknown-command error and the tests.
+    package static let forms = [
+        "set ID N", "inc ID [N]", "dec ID [N]", "text ID TEXT", "dot ID [blink]", "clear ID|all", "state",
+        "sync TOKEN", "activate [STARTUP_ID]", "refresh [ID|all]", "explain ID", "quit",
+    ]
+
     /// The longest line accepted, in bytes; longer lines are rejected whole.
     package static let maximumLineLength = 4096
 
@@ -46,10 +53,10 @@ package enum ControlCommand: Hashable, Sendable {
         switch verb {
         case "set":
             guard arguments.count == 2 else { return .failure(usage("set ID N")) }
-            return parseNumber(arguments[1]).map { .set(id: arguments[0], count: $0) }
+            return parseNumber(arguments[1], verb: verb, what: "count").map { .set(id: arguments[0], count: $0) }
         case "inc", "dec":
             guard arguments.count == 1 || arguments.count == 2 else { return .failure(usage("\(verb) ID [N]")) }
-            let step = arguments.count == 2 ? parseNumber(arguments[1]) : .success(1)
+            let step = arguments.count == 2 ? parseNumber(arguments[1], verb: verb, what: "step") : .success(1)
             return step.map { verb == "inc" ? .increment(id: arguments[0], by: $0) : .decrement(id: arguments[0], by: $0) }
         case "text":
             let (id, text) = rest.splitFirstWord()
@@ -90,14 +97,20 @@ package enum ControlCommand: Hashable, Sendable {
         ControlCommandError("usage: \(form)")
     }
 
-    private static func parseNumber(_ text: String) -> Result<Int, ControlCommandError> {
+    /// A count or step: a whole number, 0 or more, refused with the words D-Bus uses otherwise
+    /// (`Decrement: the step must be 0 or more`), so `dec mail -3` never adds 3.
+    private static func parseNumber(_ text: String, verb: String, what: String) -> Result<Int, ControlCommandError> {
         guard let value = Int(text) else {
             let digits = text.drop { $0 == "-" || $0 == "+" }
             if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
-                return .failure(ControlCommandError("number \(text.prefix(40)) is out of range (\(Int.min)…\(Int.max))"))
+                if text.hasPrefix("-") {
+                    return .failure(ControlCommandError("\(verb): the \(what) must be 0 or more, not \(text.prefix(40))"))
+                }
+                return .failure(ControlCommandError("number \(text.prefix(40)) is out of range (0…\(Int.max))"))
             }
             return .failure(ControlCommandError("\"\(text.prefix(40))\" is not a whole number"))
         }
+        guard value >= 0 else { return .failure(ControlCommandError("\(verb): the \(what) must be 0 or more, not \(value)")) }
         return .success(value)
     }
 }

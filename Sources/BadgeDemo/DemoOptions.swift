@@ -62,7 +62,8 @@ struct DemoOptions: Equatable, Sendable {
     /// The usage text printed by `--help` and after a bad argument.
     static let usage = """
         usage: badge-demo [options]
-          --count ID=N        initial count of a button (its id in the config file; bundled: \(buttonIDs.joined(separator: ", "))), N >= 0
+          --count ID=N        initial count of a button, N >= 0 (ID: a button of the config file;
+                              bundled: \(buttonIDs.joined(separator: ", ")))
           --screenshot FILE   render the window offscreen to a PNG file and exit (no X server needed)
           --control           read commands on stdin, write JSON events on stdout
           --reduce-motion     apply changes at once, no animation (also BADGE_REDUCE_MOTION=1)
@@ -70,8 +71,10 @@ struct DemoOptions: Equatable, Sendable {
           --theme NAME        light or dark (default light)
           --rtl, --ltr        right-to-left or left-to-right layout (default: the locale's direction)
           --icon ID=PATH      draw button ID with the SVG file at PATH
-          --config FILE       build the toolbar from a JSON file (buttons, icons, labels, content, styles, theme, scale)
-          --state FILE        keep the counts across restarts in FILE (default: $XDG_STATE_HOME/badge-demo/state.json)
+          --config FILE       build the toolbar from a JSON file (buttons, icons, labels, content,
+                              styles, theme, scale)
+          --state FILE        keep the counts across restarts in FILE
+                              (default: $XDG_STATE_HOME/badge-demo/state.json)
           --no-state          keep no counts across restarts
           --no-tray           no icon with the total in the system tray
           --profile NAME      run (or reach) the instance NAME: its own state file and control socket
@@ -80,12 +83,7 @@ struct DemoOptions: Equatable, Sendable {
           --help              show this help and exit
           --version           show the version and exit
 
-        usage: badge-demo msg [--profile NAME | --state FILE | --socket PATH] [--user NAME] COMMAND...
-               badge-demo msg [...] --watch
-          sends COMMAND (set ID N, inc ID [N], dec ID [N], text ID TEXT, dot ID [blink], clear ID|all,
-          state, sync TOKEN, quit) to the running instance and prints its answer; no display needed.
-          Without COMMAND, sends each line of standard input. --watch prints its events until
-          interrupted. Exit status: 0 ok, 1 no running instance, 2 bad command or refused, 3 connection lost.
+        \(MessageClient.usage)
         """
 
     /// Creates the defaults.

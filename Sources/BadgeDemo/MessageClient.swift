@@ -31,9 +31,11 @@ enum MessageClient {
     }
 
     static let usage = """
-        usage: badge-demo msg [--profile NAME | --state FILE | --socket PATH] [--user NAME] [--watch [--format F]] [COMMAND...]
-          COMMAND: set ID N, inc ID [N], dec ID [N], text ID TEXT, dot ID [blink], clear ID|all, state,
-                   sync TOKEN, activate, quit; without one, each line of standard input is sent
+        usage: badge-demo msg [--profile NAME | --state FILE | --socket PATH] [--user NAME]
+                              [--watch [--format F]] [COMMAND...]
+          COMMAND: \(commandList(indent: 11)),
+                   hello (the protocol version and the instance's pid); N is 0 or more;
+                   without COMMAND, each line of standard input is sent
           --profile NAME   the instance started with --profile NAME (default: the default profile)
           --state FILE     the instance started with --state FILE
           --socket PATH    the socket at PATH
@@ -44,6 +46,23 @@ enum MessageClient {
         exit status: 0 ok, 1 no running instance, 2 bad command or refused, 3 connection lost or no
                      answer in time (5 s to connect, 10 s for each reply)
         """
+
+    /// The control commands and `hello`, wrapped to fit 100 columns after `indent` spaces.
+    static func commandList(indent: Int) -> String {
+        var lines: [String] = []
+        var line = ""
+        for form in ControlCommand.forms {
+            let piece = line.isEmpty ? form : line + ", " + form
+            if piece.count + indent > 98, !line.isEmpty {
+                lines.append(line + ",")
+                line = form
+            } else {
+                line = piece
+            }
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
+    }
 
     /// Parses `msg`'s arguments (after "msg").
     static func parse(_ arguments: [String]) -> Result<Options, DemoOptions.Error> {
@@ -105,6 +124,12 @@ enum MessageClient {
             print(usage)
             return .ok
         }
+        // A command given on the command line is checked here first, so a typo or a negative
+        // number is exit 2 with its reason even when no instance runs.
+        if !options.command.isEmpty, let reason = problem(with: options.command.joined(separator: " ")) {
+            StandardError.write("badge-demo msg: \(reason)")
+            return .refused
+        }
         let owner: uid_t
         let path: String
         switch socketPath(options) {
@@ -164,6 +189,15 @@ enum MessageClient {
             }
         }
         return worst
+    }
+
+    /// Why the instance would refuse `line`, or nil when it is a command it takes (the socket's
+    /// own `hello` and `subscribe` included).
+    static func problem(with line: String) -> String? {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        if words == ["hello"] || words == ["subscribe"] { return nil }
+        guard case .failure(let error) = ControlCommand.parse(line) else { return nil }
+        return error.reason
     }
 
     /// Sends one line and prints its answer: nothing for a plain "ok", the JSON for an answer with

@@ -7,7 +7,9 @@ import Testing
         ("set bell 5", ControlCommand.set(id: "bell", count: 5)),
         ("  inc mail  ", .increment(id: "mail", by: 1)),
         ("inc mail 3", .increment(id: "mail", by: 3)),
-        ("dec bell -2", .decrement(id: "bell", by: -2)),
+        ("dec bell 2", .decrement(id: "bell", by: 2)),
+        ("set bell +4", .set(id: "bell", count: 4)),
+        ("set bell 0", .set(id: "bell", count: 0)),
         ("text mail 一个信息 and more", .text(id: "mail", text: "一个信息 and more")),
         ("text mail", .text(id: "mail", text: "")),
         ("dot bell", .dot(id: "bell", blink: false)),
@@ -45,6 +47,20 @@ import Testing
             return
         }
         #expect(plain.utf8.count == TextBounds.maximumBadgeTextBytes)
+    }
+
+    @Test("Negative numbers are refused, as D-Bus refuses them: `dec mail -3` must not add 3", arguments: [
+        ("dec mail -3", "dec: the step must be 0 or more, not -3"),
+        ("inc mail -1", "inc: the step must be 0 or more, not -1"),
+        ("set mail -1", "set: the count must be 0 or more, not -1"),
+        ("set mail -0x", "\"-0x\" is not a whole number"),
+    ])
+    func negativeNumbersAreRefused(line: String, reason: String) {
+        guard case .failure(let error) = ControlCommand.parse(line) else {
+            Issue.record("\(line) accepted")
+            return
+        }
+        #expect(error.reason == reason)
     }
 
     @Test func outOfRangeNumbersSaySo() {

@@ -1,3 +1,4 @@
+import BadgeControl
 import BadgeCore
 import BadgeX11
 @testable import BadgeDemo
@@ -62,5 +63,30 @@ import Testing
         #expect(reader.partialLength == 3)
         reader.dropPartialLine()
         #expect(Array("ok\n".utf8).withUnsafeBytes { reader.feed($0) } == [.line("ok", valid: true)])
+    }
+}
+
+@Suite("Usage texts and msg's own checks")
+struct UsageTextTests {
+    @Test("--help and msg --help list every control command, hello, --watch and --format")
+    func usageListsEverything() {
+        for text in [DemoOptions.usage, MessageClient.usage] {
+            for form in ControlCommand.forms + ["hello", "--watch", "--format"] {
+                #expect(text.contains(form), "\(form) missing from:\n\(text)")
+            }
+            #expect(text.split(separator: "\n").allSatisfy { $0.count <= 100 }, "a line wider than 100 columns")
+        }
+    }
+
+    @Test("msg checks a command line before it connects: a negative or malformed number is its own error",
+          arguments: [("dec mail -3", "dec: the step must be 0 or more, not -3"), ("set mail x", "\"x\" is not a whole number"),
+                      ("frob", nil), ("hello", nil), ("subscribe", nil), ("inc mail", nil), ("refresh all", nil)] as [(String, String?)])
+    func msgChecksCommands(line: String, reason: String?) {
+        let problem = MessageClient.problem(with: line)
+        if line == "frob" {
+            #expect(problem?.contains("unknown command") == true)
+        } else {
+            #expect(problem == reason)
+        }
     }
 }

@@ -104,13 +104,20 @@ elif mode == "cap":
             break
     # A freed place is taken again.
     held[0][0].close()
+    # The server may take the next connection before it has seen the close: that one is refused
+    # and closed, so its send can fail with a broken pipe. Try again until the place is free.
     while True:
         again = connect()
-        again.sendall(b"hello\n")
+        try:
+            again.sendall(b"hello\n")
+        except OSError:
+            again.close()
+            continue
         reply = next(lines(again))
         if '"protocol":1' in reply:
             print("reconnected", flush=True)
             break
+        again.close()
 elif mode == "fuzz":
     import random
     rng = random.Random(int(args[0]))

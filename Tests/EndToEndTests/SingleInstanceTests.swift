@@ -109,6 +109,12 @@ struct SingleInstanceTests {
         #expect(bad.status == .exited(2) && bad.stderr.contains("unknown button \"nosuch\""), "\(bad)")
         let junk = try d.msg(["frobnicate"])
         #expect(junk.status == .exited(2) && junk.stderr.contains("unknown command"), "\(junk)")
+        // A negative number is refused as D-Bus refuses it, and changes nothing (it used to add 3).
+        let negative = try d.msg(["dec", "mail", "-3"])
+        #expect(negative.status == .exited(2) && negative.stderr.contains("dec: the step must be 0 or more, not -3"), "\(negative)")
+        let below = try d.msg([], input: "set mail -1\n")
+        #expect(below.status == .exited(2) && below.stderr.contains("set: the count must be 0 or more"), "\(below)")
+        #expect(Self.count(try d.state(), "mail") == 4)
         let option = try d.msg(["--bogus", "state"])
         #expect(option.status == .exited(2) && option.stderr.contains("unknown option"), "\(option)")
         // Lines on standard input: each answered; the worst status wins.
