@@ -12,9 +12,12 @@ enum ClickAction: Sendable, Equatable {
     case raise(windowClass: String)
     case launch(desktopID: String)
 
-    /// Reads `"click"` at `at`.
-    static func parse(_ value: JSONValue, at: String, fail: (String, String) -> ToolbarConfig.Error) throws(ToolbarConfig.Error) -> ClickAction {
-        guard case .object(let members) = value, members.count == 1, let (kind, argument) = members.first else {
+    /// Reads `"click"` at `at`. Keys other than run, raise and launch were warned about
+    /// (``ToolbarConfig/keys``) and are passed over: nil when no known one is left.
+    static func parse(_ value: JSONValue, at: String, fail: (String, String) -> ToolbarConfig.Error) throws(ToolbarConfig.Error) -> ClickAction? {
+        if case .object(let all) = value, !all.isEmpty, !all.contains(where: { ["run", "raise", "launch"].contains($0.0) }) { return nil }
+        guard case .object(let given) = value, case let members = given.filter({ ["run", "raise", "launch"].contains($0.0) }),
+              members.count == 1, let (kind, argument) = members.first else {
             throw fail(at, "expected one of {\"run\": [PROGRAM, ARGS…]}, {\"raise\": WM_CLASS} or {\"launch\": DESKTOP_ID}")
         }
         switch (kind, argument) {

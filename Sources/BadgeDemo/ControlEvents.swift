@@ -45,9 +45,11 @@ enum ControlEvents {
                  ("reason", .string(reason))])
     }
 
-    /// `config`: the config file was read again and applied.
-    static func configReloaded(cause: String, buttons: [String]) -> JSONValue {
-        .object([("event", .string("config")), ("cause", .string(cause)), ("buttons", .array(buttons.map { .string($0) }))])
+    /// `config`: the config file was read again and applied; `warnings` are what it logged
+    /// (unknown keys, monitors left out), empty when the file is clean.
+    static func configReloaded(cause: String, buttons: [String], warnings: [String] = []) -> JSONValue {
+        .object([("event", .string("config")), ("cause", .string(cause)), ("buttons", .array(buttons.map { .string($0) })),
+                 ("warnings", .array(warnings.map { .string($0) }))])
     }
 
     /// `accessibility`: screen readers started or stopped seeing the toolbar (AT-SPI2).

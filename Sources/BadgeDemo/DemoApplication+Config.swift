@@ -46,6 +46,7 @@ extension DemoApplication {
             control?.emit(ControlEvents.configError("\(error)", cause: cause))
             return
         }
+        for warning in config.warnings { StandardError.write("badge-demo: \(warning)") }
         let strings = locale.badgeStrings
         for button in newToolbar.buttons {
             button.badge.strings = strings
@@ -64,7 +65,7 @@ extension DemoApplication {
         sourceConfigs = config.buttons.compactMap { button in button.source.map { (button.id, $0) } }
         quietChoices = Dictionary(config.buttons.map { ($0.id, $0.doNotDisturb) }, uniquingKeysWith: { first, _ in first })
         clickActions = Dictionary(config.buttons.compactMap { button in button.click.map { (button.id, $0) } }, uniquingKeysWith: { first, _ in first })
-        usesDefaultSources = false
+        usesDefaultSources = !config.listsButtons
         startSources(host)
         if allowsRoot != config.allowsRoot {
             allowsRoot = config.allowsRoot
@@ -78,6 +79,6 @@ extension DemoApplication {
         }
         applyScaleConfig(config, host: host)
         saved?.changed()
-        control?.emit(ControlEvents.configReloaded(cause: cause, buttons: newToolbar.buttons.map(\.id)))
+        control?.emit(ControlEvents.configReloaded(cause: cause, buttons: newToolbar.buttons.map(\.id), warnings: config.warnings))
     }
 }

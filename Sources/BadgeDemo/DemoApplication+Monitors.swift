@@ -6,7 +6,6 @@ import BadgeX11
 extension DemoApplication {
     /// The layers the flag and the config file give (the desktop's is added live).
     static func scalePolicy(flag: Double?, config: ToolbarConfig) -> MonitorScalePolicy {
-        for warning in config.monitorScales.warnings { StandardError.write("badge-demo: \(warning)") }
         return MonitorScalePolicy(flag: flag, perMonitor: config.monitorScales.perMonitor, configured: config.scale,
                                   fromMonitorSize: config.monitorScales.fromMonitorSize)
     }

@@ -110,11 +110,12 @@ final class DemoApplication {
             }
         }
         let config = loaded ?? DemoToolbar.defaultConfig
+        for warning in config.warnings { StandardError.write("badge-demo: \(warning)") }
         allowsRoot = loaded?.allowsRoot ?? false
         sourceConfigs = config.buttons.compactMap { button in button.source.map { (button.id, $0) } }
         quietChoices = Dictionary(config.buttons.map { ($0.id, $0.doNotDisturb) }, uniquingKeysWith: { first, _ in first })
         clickActions = Dictionary(config.buttons.compactMap { button in button.click.map { (button.id, $0) } }, uniquingKeysWith: { first, _ in first })
-        usesDefaultSources = loaded == nil
+        usesDefaultSources = !(loaded?.listsButtons ?? false)
         // Where each setting comes from: a flag, then the config file, then the desktop (live).
         sources.scale = options.scale != nil ? "flag" : config.scale != nil ? "config" : "default"
         sources.theme = options.themeFromFlag ? "flag" : config.theme != nil ? "config" : "default"

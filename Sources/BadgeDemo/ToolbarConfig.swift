@@ -52,6 +52,12 @@ struct ToolbarConfig: Sendable {
     var scale: Double?
     /// The scales per monitor and `scaleFromMonitorSize` (bad entries are warnings, not errors).
     var monitorScales = MonitorScaleConfig()
+    /// Whether the file listed its buttons; a file that sets only `theme` or `monitors` keeps the
+    /// bundled toolbar.
+    var listsButtons = true
+    /// One line per key nobody reads and per entry left out (`monitors`), naming the file and the
+    /// field; the caller logs them.
+    var warnings: [String] = []
     /// Whether root may use the control socket (`"control": {"allowRoot": true}`; default false):
     /// package-manager hooks that run as root, changing and reading counts only.
     var allowsRoot = false
@@ -87,6 +93,7 @@ struct ToolbarConfig: Sendable {
         let fields = ConfigFields(fail: fail)
         guard case .object = root else { throw fail("top level", "expected an object") }
         var config = ToolbarConfig(buttons: [], theme: nil, scale: nil)
+        config.warnings = keys.unknownKeys(in: root).map { "\(file): \($0)" }
         if let name = try fields.string(root["theme"], "theme") {
             guard let theme = Theme.named(name) else { throw fail("theme", "must be \"light\" or \"dark\", not \"\(name.prefix(40))\"") }
             config.theme = theme
@@ -96,12 +103,16 @@ struct ToolbarConfig: Sendable {
             config.scale = scale
         }
         config.monitorScales = MonitorScaleConfig.parse(root, file: file)
+        config.warnings += config.monitorScales.warnings
         if let control = root["control"], control != .null {
             guard case .object = control else { throw fail("control", "expected an object") }
             config.allowsRoot = try fields.bool(control["allowRoot"], "control.allowRoot") ?? false
         }
         guard let buttons = try fields.array(root["buttons"], "buttons") else {
-            throw fail("buttons", "missing: the toolbar needs at least one button")
+            // Only settings: the bundled buttons, with their sources.
+            config.buttons = DemoToolbar.defaultConfig.buttons
+            config.listsButtons = false
+            return config
         }
         guard !buttons.isEmpty, buttons.count <= 32 else { throw fail("buttons", "must list 1 to 32 buttons, not \(buttons.count)") }
         var seen = Set<String>()

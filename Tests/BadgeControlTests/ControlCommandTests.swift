@@ -81,3 +81,21 @@ import Testing
         #expect(JSONValue.string("一个信息 🇫🇷").serialized == "\"一个信息 🇫🇷\"")
     }
 }
+
+@Suite struct JSONKeySchemaTests {
+    @Test("The nearest key: one edit, a swap, or two in a long key; nothing for a word far off", arguments: [
+        ("sorce", "source"), ("lable", "label"), ("icn", "icon"), ("Theme", "theme"), ("thme", "theme"),
+        ("backgorund", "background"), ("colour", nil), ("x", nil), ("banana", nil),
+    ] as [(String, String?)])
+    func nearest(typed: String, expected: String?) {
+        #expect(JSONKeySchema.nearest(to: typed, among: ["source", "label", "icon", "theme", "background", "id"]) == expected)
+    }
+
+    @Test func arraysAndFreeFormValues() throws {
+        let schema = JSONKeySchema.object(["list": .array(of: .object(["a": .anything])), "free": .anything])
+        let value = try JSONValue.parse(Array(#"{"list": [{"a": 1}, {"b": 2}, 3], "free": {"any": {"thing": 1}}, "lst": []}"#.utf8))
+        #expect(schema.unknownKeys(in: value).map(\.description) == [
+            #"list[1].b: unknown key; did you mean "a"?"#, #"lst: unknown key; did you mean "list"?"#,
+        ])
+    }
+}

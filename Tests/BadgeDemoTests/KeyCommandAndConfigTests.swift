@@ -54,7 +54,6 @@ import BadgeX11
     }
 
     @Test(arguments: [
-        ("{}", "t.json: buttons: missing"),
         ("[1]", "t.json: top level"),
         ("{\"buttons\": [{\"id\": \"a b\"}]}", "buttons[0].id"),
         ("{\"buttons\": [{\"id\": \"all\"}]}", "buttons[0].id"),
@@ -71,6 +70,41 @@ import BadgeX11
             #expect(error.message.hasPrefix("t.json: ") && error.message.contains(expected), "\(error.message)")
             #expect(!error.message.contains("\n"))
         }
+    }
+
+    @Test("Every unknown key anywhere gets a warning with its path and the nearest known key; the file still loads")
+    func unknownKeysAreWarnedAbout() throws {
+        let config = try parse("""
+            {"thme": "dark", "control": {"allowroot": true},
+             "buttons": [{"id": "a", "lable": "A", "icn": "bell"},
+                         {"id": "b", "sorce": {"maildir": "~/M"}, "style": {"fontsize": 12, "zzz": 1}},
+                         {"id": "c", "source": {"maildir": "~/M", "foldres": ["INBOX"]}, "click": {"rn": "x"}},
+                         {"id": "d", "source": {"notifications": {"aps": ["x"]}}}]}
+            """).get()
+        #expect(config.warnings == [
+            #"t.json: thme: unknown key; did you mean "theme"?"#,
+            #"t.json: control.allowroot: unknown key; did you mean "allowRoot"?"#,
+            #"t.json: buttons[0].lable: unknown key; did you mean "label"?"#,
+            #"t.json: buttons[0].icn: unknown key; did you mean "icon"?"#,
+            #"t.json: buttons[1].sorce: unknown key; did you mean "source"?"#,
+            #"t.json: buttons[1].style.fontsize: unknown key; did you mean "fontSize"?"#,
+            "t.json: buttons[1].style.zzz: unknown key",
+            #"t.json: buttons[2].source.foldres: unknown key; did you mean "folders"?"#,
+            #"t.json: buttons[2].click.rn: unknown key; did you mean "run"?"#,
+            #"t.json: buttons[3].source.notifications.aps: unknown key; did you mean "apps"?"#,
+        ])
+        #expect(config.buttons.map(\.id) == ["a", "b", "c", "d"])
+        #expect(config.theme == nil && config.buttons[0].label == "a" && config.buttons[1].source == nil)
+        #expect(config.buttons[2].source == .maildir(paths: ["~/M"], folders: [], newOnly: false) && config.buttons[2].click == nil)
+        #expect(try parse(#"{"buttons": [{"id": "a"}]}"#).get().warnings.isEmpty)
+    }
+
+    @Test("A file with only settings keeps the bundled buttons and their sources")
+    func settingsOnly() throws {
+        let config = try parse(#"{"theme": "dark", "monitors": {"HDMI-1": 1.5}}"#).get()
+        #expect(config.theme == .dark && !config.listsButtons && config.warnings.isEmpty)
+        #expect(config.buttons.map(\.id) == ["bell", "mail", "chat", "updates"])
+        #expect(config.monitorScales.perMonitor == ["HDMI-1": 1.5])
     }
 
     @Test func defaultToolbarHasEveryBadgeKind() {

@@ -69,6 +69,24 @@ struct ConfigReloadTests {
         #expect(try s.nextChange()["id"]?.string == "mail", "clicks still count")
     }
 
+    @Test("A misspelled key is a warning on stderr at start and in the reload's config event, and the file still loads")
+    func misspelledKeysAreWarnedAbout() throws {
+        let (home, file) = try Self.folder("typo")
+        Self.save(#"{"thme": "dark", "buttons": [{"id": "mail", "sorce": {"maildir": "~/M"}}, {"id": "bell", "lable": "B"}]}"#, to: file)
+        let s = try DemoSession("config-typo", environment: ["XDG_CONFIG_HOME": home])
+        #expect(try s.state().buttons.map(\.id) == ["mail", "bell"], "the file loads")
+        let stderr = s.app.stderrText
+        for line in [#"thme: unknown key; did you mean "theme"?"#, #"buttons[0].sorce: unknown key; did you mean "source"?"#,
+                     #"buttons[1].lable: unknown key; did you mean "label"?"#] {
+            #expect(stderr.contains("\(file): " + line), "\(stderr)")
+        }
+        Self.save(#"{"buttons": [{"id": "mail", "icn": "bell"}]}"#, to: file)
+        let reloaded = try s.app.readEvent(named: "config", timeout: 5)
+        #expect(reloaded["buttons"]?.array?.compactMap(\.string) == ["mail"])
+        #expect(reloaded["warnings"]?.array?.compactMap(\.string) == [#"\#(file): buttons[0].icn: unknown key; did you mean "icon"?"#],
+                "\(reloaded)")
+    }
+
     @Test("SIGHUP reads the config file again; a removed file keeps the toolbar")
     func sighupReloads() throws {
         let (home, file) = try Self.folder("hup")

@@ -1,0 +1,30 @@
+import BadgeControl
+
+extension ToolbarConfig {
+    /// Every key the config file may hold. A key not here gets a warning naming its path and the
+    /// nearest known key, and the file still loads: a typo must never pass in silence.
+    static let keys: JSONKeySchema = .object([
+        "theme": .anything,
+        "scale": .anything,
+        "monitors": .anything,
+        "scaleFromMonitorSize": .anything,
+        "control": .object(["allowRoot": .anything]),
+        "buttons": .array(of: .object([
+            "id": .anything,
+            "icon": .anything,
+            "label": .anything,
+            "content": .object(["kind": .anything, "count": .anything, "text": .anything, "blink": .anything]),
+            "style": .object(["background": .anything, "textColor": .anything, "fontSize": .anything,
+                              "maximumCount": .anything, "maximumTextLength": .anything]),
+            "source": .object([
+                "maildir": .anything, "folders": .anything, "newOnly": .anything,
+                "notmuch": .anything,
+                "notifications": .object(["apps": .anything]),
+                "launcher": .anything,
+                "command": .anything, "interval": .anything, "timeout": .anything,
+            ]),
+            "click": .object(["run": .anything, "raise": .anything, "launch": .anything]),
+            "doNotDisturb": .anything,
+        ])),
+    ])
+}
