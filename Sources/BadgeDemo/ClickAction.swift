@@ -1,4 +1,5 @@
 import BadgeControl
+import BadgeSources
 
 /// What a click on a button does instead of counting (`"click"` in the config file):
 ///
@@ -29,7 +30,7 @@ enum ClickAction: Sendable, Equatable {
             return .run(arguments: ["/bin/sh", "-c", line])
         case ("raise", .string(let name)) where !name.isEmpty:
             return .raise(windowClass: name)
-        case ("launch", .string(let id)) where !id.isEmpty && !id.contains("/"):
+        case ("launch", .string(let id)) where DesktopFileID(id) != nil:
             return .launch(desktopID: id)
         default:
             throw fail("\(at).\(kind.prefix(40))", "expected {\"run\": [PROGRAM, ARGS…]}, {\"raise\": WM_CLASS} or {\"launch\": DESKTOP_ID}")

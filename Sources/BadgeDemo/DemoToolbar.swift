@@ -34,6 +34,9 @@ enum DemoToolbar {
         }
         var buttons: [ToolbarButton] = []
         for (index, original) in config.buttons.enumerated() {
+            if let warning = LauncherButton.missingDesktopFile(original) {
+                StandardError.write("badge-demo: \(filePrefix)buttons[\(index)].source.launcher: \(warning)")
+            }
             let spec = LauncherButton.resolved(original)
             var iconName = spec.iconName ?? spec.id
             // An SVG file given for the button is loaded under a name no bundled icon has.

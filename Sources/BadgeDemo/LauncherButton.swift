@@ -14,6 +14,18 @@ enum LauncherButton {
         return false
     }
 
+    /// Why `button`'s launcher id finds no desktop file, when it does not: broadcasts are still
+    /// followed, but no label, icon or launch come from it, and a typo would pass in silence.
+    static func missingDesktopFile(_ button: ToolbarConfig.Button) -> String? {
+        guard case .launcher(let desktopID)? = button.source else { return nil }
+        do {
+            _ = try DesktopEntryFinder().path(forID: desktopID)
+            return nil
+        } catch {
+            return "no desktop file for \"\(desktopID.prefix(80))\" (\(error)); its broadcasts are still followed"
+        }
+    }
+
     /// `button` with its label and icon from its application's desktop file, where it has none.
     static func resolved(_ button: ToolbarConfig.Button) -> ToolbarConfig.Button {
         guard case .launcher(let desktopID)? = button.source, !button.labelGiven || !button.iconGiven else { return button }

@@ -1,5 +1,6 @@
 import BadgeCore
 import BadgeControl
+import BadgeSources
 
 /// Where a button's count comes from (`"source"` in the config file), and what a click on it does
 /// (`"click"`):
@@ -79,8 +80,9 @@ enum SourceConfig: Sendable, Equatable {
             }
             return .notifications(applications: apps)
         case "launcher":
-            guard let id = try fields.string(value["launcher"], "\(at).launcher"), !id.isEmpty, !id.contains("/") else {
-                throw fail("\(at).launcher", "expected a desktop id such as \"org.telegram.desktop\"")
+            guard let id = try fields.string(value["launcher"], "\(at).launcher"), DesktopFileID(id) != nil else {
+                throw fail("\(at).launcher", "expected a desktop id such as \"org.telegram.desktop\" (or its file name, "
+                    + "or the application:// URI its broadcasts carry)")
             }
             return .launcher(desktopID: id)
         default:

@@ -37,6 +37,33 @@ import Testing
         #expect(throws: DesktopEntryError.hidden(path: folder("home/applications/app.desktop"))) { try finder.entry(forID: "app") }
     }
 
+    @Test("Telegram's id ends in .desktop: org.telegram.desktop, its file name and its broadcast URI all find org.telegram.desktop.desktop")
+    func anIDEndingInDesktop() throws {
+        let folder = try TemporaryFolder()
+        let finder = DesktopEntryFinder(directories: XDGDataDirectories(home: folder("home"), system: []), locale: nil)
+        try write(entry("Telegram"), to: "home/applications/org.telegram.desktop.desktop", in: folder)
+        for written in ["org.telegram.desktop", "org.telegram.desktop.desktop", "application://org.telegram.desktop.desktop"] {
+            #expect(try finder.path(forID: written) == folder("home/applications/org.telegram.desktop.desktop"), "\(written)")
+            #expect(try finder.entry(forID: written).id == "org.telegram.desktop", "\(written)")
+        }
+        #expect(throws: DesktopEntryError.notFound(id: "org.other.desktop.desktop or org.other.desktop", searched: [folder("home")])) {
+            try finder.path(forID: "org.other.desktop")
+        }
+    }
+
+    @Test("DesktopFileID: the forms people and broadcasts write, and what each may mean", arguments: [
+        ("org.telegram.desktop", ["org.telegram.desktop", "org.telegram"]),
+        ("org.telegram.desktop.desktop", ["org.telegram.desktop"]),
+        ("application://org.telegram.desktop.desktop", ["org.telegram.desktop"]),
+        ("thunderbird", ["thunderbird"]),
+        ("thunderbird.desktop", ["thunderbird.desktop", "thunderbird"]),
+        ("application://thunderbird.desktop", ["thunderbird"]),
+        ("", nil), ("application://", nil), ("a/b", nil), ("application://a/b.desktop", nil), (".x", nil), ("-x", nil),
+    ] as [(String, [String]?)])
+    func desktopFileIDForms(written: String, candidates: [String]?) {
+        #expect(DesktopFileID(written)?.candidates == candidates)
+    }
+
     @Test func anIDWithDashesMayLiveInSubfolders() throws {
         let folder = try TemporaryFolder()
         let finder = DesktopEntryFinder(directories: XDGDataDirectories(home: folder("home"), system: []), locale: nil)
@@ -50,10 +77,10 @@ import Testing
         let folder = try TemporaryFolder()
         let directories = XDGDataDirectories(home: folder("home"), system: [folder("sys")])
         let finder = DesktopEntryFinder(directories: directories, locale: nil)
-        #expect(throws: DesktopEntryError.notFound(id: "nothing", searched: [folder("home"), folder("sys")])) {
+        #expect(throws: DesktopEntryError.notFound(id: "nothing.desktop", searched: [folder("home"), folder("sys")])) {
             try finder.entry(forID: "nothing")
         }
-        #expect(DesktopEntryError.notFound(id: "x", searched: ["/a", "/b"]).description == "no x.desktop in /a/applications, /b/applications")
+        #expect(DesktopEntryError.notFound(id: "x.desktop", searched: ["/a", "/b"]).description == "no x.desktop in /a/applications, /b/applications")
         for bad in ["", "../etc/passwd", ".hidden", "a/b", "-x"] {
             #expect(throws: DesktopEntryError.invalidID(bad)) { try finder.path(forID: bad) }
         }

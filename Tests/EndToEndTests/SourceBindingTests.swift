@@ -184,6 +184,46 @@ struct SourceBindingTests {
         #expect(try state.button("chat").description.contains("left the bus"))
     }
 
+    /// The config block of the README's "Use it every day", as written there.
+    static func readmeConfig() throws -> String {
+        let root = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
+        let readme = String(decoding: try readProcFile(root + "/README.md"), as: UTF8.self)
+        let after = try #require(readme.firstRange(of: "### Use it every day"))
+        let start = try #require(readme[after.upperBound...].firstRange(of: "```json\n"))
+        let end = try #require(readme[start.upperBound...].firstRange(of: "```"))
+        return String(readme[start.upperBound..<end.lowerBound])
+    }
+
+    @Test("The README's launcher button follows Telegram's broadcasts, in each form of its id; no desktop file is a warning naming it",
+          arguments: ["README", "org.telegram.desktop.desktop", "application://org.telegram.desktop.desktop"])
+    func readmeLauncherConfig(form: String) throws {
+        let f = try Folder("hub-readme-" + (form.hasPrefix("app") ? "uri" : form.hasSuffix(".desktop") ? "file" : "id"))
+        var config = try Self.readmeConfig()
+        #expect(config.contains(#""launcher": "org.telegram.desktop""#), "the README still shows Telegram's id")
+        if form != "README" { config = config.replacing(#""launcher": "org.telegram.desktop""#, with: #""launcher": "\#(form)""#) }
+        f.write("config.json", config)
+        let bus = try SessionBus()
+        let data = f.path + "/data"
+        #expect(mkdir(data, 0o700) == 0)
+        let s = try DemoSession("source-hub-readme", arguments: ["--config", f.path + "/config.json", "--no-state"],
+                                environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_DATA_HOME": data, "XDG_DATA_DIRS": data])
+        #expect(s.app.stderrText.contains("buttons[2].source.launcher: no desktop file for \"\(form == "README" ? "org.telegram.desktop" : form)\""),
+                "\(s.app.stderrText)")
+        _ = try Self.waitFor(s, "the launcher source is waiting") { try $0.button("chat").json["source"]?["kind"]?.string == "launcher" }
+        // Telegram's own broadcast: application://org.telegram.desktop.desktop.
+        let app = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", LauncherEntrySourceTests.sender, bus.address, "org.telegram.desktop"])
+        defer { app.kill(SIGKILL); app.waitForExit(timeout: 5) }
+        #expect(try app.readLine(timeout: 10) == "ready")
+        let deadline = Deadline(seconds: 10)
+        var shown = false
+        while !shown, !deadline.hasPassed {
+            try app.writeLine("count 7")
+            _ = try app.readLine(timeout: 10)
+            shown = (try? s.state().button("chat").count) == 7
+        }
+        #expect(shown, "\(form): Telegram's count reaches the chat button")
+    }
+
     @Test("No config: the bell follows the notification daemon on the bus, mail follows $MAILDIR; the rest is today's demo",
           .enabled(if: findOnPath("dunst") != nil, "dunst is not installed"))
     func defaults() throws {

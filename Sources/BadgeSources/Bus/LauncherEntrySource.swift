@@ -18,10 +18,13 @@ import BadgeIO
 /// reading says so ("waiting for org.telegram.desktop"). Idle: no deadline, no wakeups.
 /// Not Sendable: the loop's thread only.
 public final class LauncherEntrySource: BadgeSource {
-    /// The application followed ("org.telegram.desktop", without ".desktop").
+    /// The application followed, as its likeliest desktop file id ("org.telegram.desktop").
     public let desktopID: String
-    /// The URI its broadcasts carry ("application://org.telegram.desktop.desktop").
+    /// The URI its broadcasts carry ("application://org.telegram.desktop.desktop"), for the likeliest id.
     public let applicationURI: String
+    /// Every URI taken as this application's: one per id that what was given may mean
+    /// (``DesktopFileID``; "org.telegram.desktop" may also be the file name of "org.telegram").
+    public let applicationURIs: [String]
     /// The application's name for people, in descriptions ("Telegram").
     public let displayName: String
     /// What the source says now.
@@ -34,6 +37,7 @@ public final class LauncherEntrySource: BadgeSource {
     public var ownDesktopID: String?
 
     private let connection: BusSourceConnection
+    private let followed: DesktopFileID
     private var started = false
     /// What one sender said last.
     private struct Word: Equatable {
@@ -48,12 +52,16 @@ public final class LauncherEntrySource: BadgeSource {
 
     /// Follows `desktopID`'s broadcasts on the bus at `busAddress` (the session bus's
     /// `DBUS_SESSION_BUS_ADDRESS`); `displayName` names it in descriptions (default: the id).
+    /// `desktopID` is any form ``DesktopFileID`` reads: "org.telegram.desktop",
+    /// "org.telegram.desktop.desktop" or "application://org.telegram.desktop.desktop".
     /// - Throws: ``SourceSetupError`` for an empty id or an unusable address.
     public init(desktopID: String, busAddress: String, displayName: String? = nil) throws(SourceSetupError) {
-        let id = try Self.normalized(desktopID)
-        self.desktopID = id
-        applicationURI = "application://\(id).desktop"
-        self.displayName = displayName ?? id
+        let id = try Self.parsed(desktopID)
+        self.desktopID = id.id
+        applicationURI = id.uris[0]
+        applicationURIs = id.uris
+        followed = id
+        self.displayName = displayName ?? id.id
         connection = try BusSourceConnection(address: busAddress, label: "the session bus (launcher \(id))")
         reading = SourceReading(content: nil, description: "\(self.displayName) (launcher count)")
     }
@@ -61,18 +69,20 @@ public final class LauncherEntrySource: BadgeSource {
     /// Listens on `bus`, a session-bus connection the application already polls.
     /// - Throws: ``SourceSetupError`` for an empty id.
     package init(desktopID: String, sharing bus: BusConnection, displayName: String? = nil) throws(SourceSetupError) {
-        let id = try Self.normalized(desktopID)
-        self.desktopID = id
-        applicationURI = "application://\(id).desktop"
-        self.displayName = displayName ?? id
+        let id = try Self.parsed(desktopID)
+        self.desktopID = id.id
+        applicationURI = id.uris[0]
+        applicationURIs = id.uris
+        followed = id
+        self.displayName = displayName ?? id.id
         connection = BusSourceConnection(sharing: bus)
         reading = SourceReading(content: nil, description: "\(self.displayName) (launcher count)")
     }
 
-    private static func normalized(_ desktopID: String) throws(SourceSetupError) -> String {
-        var id = desktopID
-        if id.hasSuffix(".desktop") { id.removeLast(".desktop".count) }
-        guard !id.isEmpty, !id.contains("/") else { throw SourceSetupError("launcher source: \"\(desktopID.prefix(80))\" is not a desktop id") }
+    private static func parsed(_ desktopID: String) throws(SourceSetupError) -> DesktopFileID {
+        guard let id = DesktopFileID(desktopID) else {
+            throw SourceSetupError("launcher source: \"\(desktopID.prefix(80))\" is not a desktop id")
+        }
         return id
     }
 
@@ -90,8 +100,8 @@ public final class LauncherEntrySource: BadgeSource {
     }
 
     private var followsItself: Bool {
-        guard let own = ownDesktopID else { return false }
-        return desktopID == own || desktopID + ".desktop" == own || own + ".desktop" == desktopID
+        guard let own = ownDesktopID.flatMap(DesktopFileID.init) else { return false }
+        return !Set(own.candidates).isDisjoint(with: followed.candidates)
     }
 
     private var selfDescription: String {
@@ -128,7 +138,7 @@ public final class LauncherEntrySource: BadgeSource {
 
     private func receive(_ message: DBusMessage) {
         if message.isSignal("com.canonical.Unity.LauncherEntry", "Update") {
-            guard !followsItself, message.body.count == 2, message.body[0].stringValue == applicationURI,
+            guard !followsItself, message.body.count == 2, let uri = message.body[0].stringValue, applicationURIs.contains(uri),
                   let properties = message.body[1].stringKeyedEntries, let from = message.sender,
                   from != connection.bus.uniqueName else { return }
             let known = words.first { $0.sender == from }?.word

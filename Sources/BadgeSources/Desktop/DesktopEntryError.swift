@@ -3,7 +3,8 @@
 public enum DesktopEntryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The id is not one a desktop file can have (empty, or with a "/" or a leading ".").
     case invalidID(String)
-    /// No `<id>.desktop` in any of the folders searched (their `applications` folders).
+    /// No file of the names `id` gives ("org.telegram.desktop.desktop or org.telegram.desktop") in any
+    /// of the folders searched (their `applications` folders).
     case notFound(id: String, searched: [String])
     /// The file exists but could not be read (not a regular file, larger than the cap, no permission).
     case unreadable(path: String, reason: String)
@@ -22,7 +23,7 @@ public enum DesktopEntryError: Error, Sendable, Equatable, CustomStringConvertib
         case .invalidID(let id):
             "\"\(id)\" is not a desktop file id (a name like org.example.App, without \"/\")"
         case .notFound(let id, let searched):
-            "no \(id).desktop in " + searched.map { $0 + "/applications" }.joined(separator: ", ")
+            "no \(id) in " + searched.map { $0 + "/applications" }.joined(separator: ", ")
         case .unreadable(let path, let reason):
             "cannot read \(path): \(reason)"
         case .invalid(let path, let reason):

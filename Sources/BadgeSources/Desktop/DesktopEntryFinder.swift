@@ -14,14 +14,11 @@ public struct DesktopEntryFinder: Sendable {
         self.locale = locale
     }
 
-    /// The path of the desktop file with id `id` ("org.telegram.desktop", ".desktop" optional).
+    /// The path of the desktop file with id `id`, in any form ``DesktopFileID`` reads
+    /// ("org.telegram.desktop", "org.telegram.desktop.desktop", "application://org.telegram.desktop.desktop").
     /// Throws ``DesktopEntryError/invalidID(_:)`` or ``DesktopEntryError/notFound(id:searched:)``.
     public func path(forID id: String) throws(DesktopEntryError) -> String {
-        let bare = try Self.bareID(id)
-        for folder in directories.searchOrder {
-            if let found = Self.find(bare, in: folder + "/applications") { return found }
-        }
-        throw .notFound(id: bare, searched: directories.searchOrder)
+        try located(id).path
     }
 
     /// The desktop entry with id `id`, read and checked: it throws as ``path(forID:)`` does, as
@@ -29,20 +26,22 @@ public struct DesktopEntryFinder: Sendable {
     /// ``DesktopEntryError/hidden(path:)`` or ``DesktopEntryError/notInstalled(path:tryExec:)`` for
     /// an entry that counts as not installed.
     public func entry(forID id: String) throws(DesktopEntryError) -> DesktopEntry {
-        let path = try path(forID: id)
-        let entry = try DesktopEntry(contentsOf: path, id: try Self.bareID(id), locale: locale)
+        let (path, found) = try located(id)
+        let entry = try DesktopEntry(contentsOf: path, id: found, locale: locale)
         if entry.hidden { throw .hidden(path: path) }
         if !entry.tryExecSucceeds, let tryExec = entry.tryExec { throw .notInstalled(path: path, tryExec: tryExec) }
         return entry
     }
 
-    /// `id` without ".desktop", refused when it could name a path outside the folder.
-    private static func bareID(_ id: String) throws(DesktopEntryError) -> String {
-        let bare = id.hasSuffix(".desktop") ? String(id.dropLast(".desktop".count)) : id
-        guard !bare.isEmpty, !bare.hasPrefix("."), !bare.hasPrefix("-"), !bare.contains("/"), !bare.contains("\0") else {
-            throw .invalidID(id)
+    /// The file for the first of `id`'s candidates that has one, and that candidate.
+    private func located(_ id: String) throws(DesktopEntryError) -> (path: String, id: String) {
+        guard let parsed = DesktopFileID(id) else { throw .invalidID(id) }
+        for candidate in parsed.candidates {
+            for folder in directories.searchOrder {
+                if let found = Self.find(candidate, in: folder + "/applications") { return (found, candidate) }
+            }
         }
-        return bare
+        throw .notFound(id: parsed.fileNames.joined(separator: " or "), searched: directories.searchOrder)
     }
 
     /// `folder/id.desktop`, else, for each "-" whose prefix is a subfolder, the rest of the id in it.
