@@ -5,11 +5,21 @@ import BadgeX11
 /// Clicks that open something instead of counting (the config's `"click"`, and a launcher
 /// button's application): raise its window, else launch it.
 extension DemoApplication {
-    /// Installs the click handler when some button has a click action.
+    /// Installs the click handler. A button's configured action comes first (`"count": true` keeps
+    /// the demo's counting); a button bound to a source takes a new reading on a click and ignores
+    /// the other buttons and the wheel, so the pointer never changes a number its source owns;
+    /// the rest count.
     func wireClicks(_ host: ToolbarHost) {
         host.actionHandler = { [weak self] button, _, pointer in
-            guard pointer == .primary, let self, let action = self.clickActions[button.id] else { return false }
-            self.perform(action, for: button.id, host: host)
+            guard let self else { return false }
+            if let action = self.clickActions[button.id] {
+                if action == .count { return false }
+                guard pointer == .primary else { return false }
+                self.perform(action, for: button.id, host: host)
+                return true
+            }
+            guard let bindings = self.bindings, bindings.ownsCount(of: button.id) else { return false }
+            if pointer == .primary { _ = bindings.refresh(button.id) }
             return true
         }
     }
@@ -32,6 +42,8 @@ extension DemoApplication {
                 if try host.connection.activateClient(withClass: [windowClass], time: 0) == nil {
                     StandardError.write("badge-demo: \(id): no window of class \(windowClass.prefix(60)) to raise")
                 }
+            case .count:
+                break
             case .launch(let desktopID):
                 let entry = try DesktopEntryFinder().entry(forID: desktopID)
                 if try host.connection.activateClient(withClass: entry.windowClasses, time: 0) == nil {

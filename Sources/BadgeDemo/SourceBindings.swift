@@ -132,10 +132,34 @@ final class SourceBindings {
     }
 
     /// Reads `buttonID`'s source again now (every source for nil); false for a button with none.
+    /// An override ends here: the badge shows its source's reading again at once (nothing, when the
+    /// source has none), and the new reading follows when it comes.
     func refresh(_ buttonID: String?) -> Bool {
         let chosen = buttonID.map { id in bindings.filter { $0.buttonID == id } } ?? bindings
-        for binding in chosen { group.refresh(binding.source) }
+        for binding in chosen {
+            if binding.overriddenBy != nil { endOverride(binding) }
+            group.refresh(binding.source)
+        }
         return !chosen.isEmpty
+    }
+
+    /// Whether a click or a wheel on `buttonID` would change a number its source owns.
+    func ownsCount(of buttonID: String) -> Bool {
+        guard let binding = binding(of: buttonID) else { return false }
+        return binding.applied || !binding.optional
+    }
+
+    /// Shows `binding`'s source's reading in place of what overrode it.
+    private func endOverride(_ binding: Binding) {
+        guard let host, let button = toolbar.button(id: binding.buttonID) else { return }
+        binding.overriddenBy = nil
+        let reading = binding.source.reading
+        let shown = reading.content.map(Self.badgeContent) ?? .none
+        if button.badge.value != shown || button.badge.isBlinking {
+            host.change(button, cause: .source) { $0.value = shown }
+        }
+        button.badge.sourceDescription = reading.description
+        button.badge.confidence = reading.isStale ? .stale : .current
     }
 
     /// The toolbar was replaced (config reload): bindings of buttons that are gone stop.

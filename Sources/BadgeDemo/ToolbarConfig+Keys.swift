@@ -23,7 +23,7 @@ extension ToolbarConfig {
                 "launcher": .anything,
                 "command": .anything, "interval": .anything, "timeout": .anything,
             ]),
-            "click": .object(["run": .anything, "raise": .anything, "launch": .anything]),
+            "click": .object(["run": .anything, "raise": .anything, "launch": .anything, "count": .anything]),
             "doNotDisturb": .anything,
         ])),
     ])

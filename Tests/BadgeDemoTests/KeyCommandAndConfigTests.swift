@@ -99,6 +99,18 @@ import BadgeX11
         #expect(try parse(#"{"buttons": [{"id": "a"}]}"#).get().warnings.isEmpty)
     }
 
+    @Test("click: run, raise, launch, or count (the demo's +1 kept on a bound button)")
+    func clickActions() throws {
+        let config = try parse(#"""
+            {"buttons": [{"id": "a", "click": {"count": true}, "source": {"maildir": "~/M"}},
+                         {"id": "b", "click": {"launch": "application://org.telegram.desktop.desktop"}},
+                         {"id": "c", "source": {"launcher": "org.telegram.desktop"}}]}
+            """#).get()
+        #expect(config.buttons.map(\.click) == [.count, .launch(desktopID: "application://org.telegram.desktop.desktop"),
+                                                .launch(desktopID: "org.telegram.desktop")])
+        #expect(throws: ToolbarConfig.Error.self) { try parse(#"{"buttons": [{"id": "a", "click": {"count": 1}}]}"#).get() }
+    }
+
     @Test("A file with only settings keeps the bundled buttons and their sources")
     func settingsOnly() throws {
         let config = try parse(#"{"theme": "dark", "monitors": {"HDMI-1": 1.5}}"#).get()

@@ -66,8 +66,19 @@ struct SourceBindingTests {
         let explained = try s.app.readEvent(named: "explain", timeout: 10)
         let text = explained["text"]?.string ?? ""
         #expect(text.hasPrefix("Mail, 40 unread, from \(f.path)/Mail, ") && text.contains(" s ago") && text.contains("overridden by control"), "\(text)")
+        // refresh takes a new reading and ends the override, though nothing changed in the folder.
+        try s.command("refresh mail")
+        state = try Self.waitFor(s, "refresh ends the override") { try $0.button("mail").count == 1 }
+        #expect(try state.button("mail").json["source"]?["overriddenBy"] == nil, "\((try? state.button("mail").json).map { "\($0)" } ?? "")")
+        // A click on a bound button is its action (a new reading here), never +1 on the source's number.
+        try s.click(MouseButton.left, on: "mail")
+        try s.click(MouseButton.right, on: "mail")
+        try s.sync()
+        state = try s.state()
+        #expect(try state.button("mail").count == 1 && state.button("mail").json["source"]?["overriddenBy"] == nil,
+                "\((try? state.button("mail").json).map { "\($0)" } ?? "")")
         try f.mailbox("Mail", "m.add('Subject: late\\n\\nbody')")
-        state = try Self.waitFor(s, "the source's next reading wins") { try $0.button("mail").count == 2 }
+        state = try Self.waitFor(s, "the source's next reading") { try $0.button("mail").count == 2 }
         #expect(try state.button("mail").json["source"]?["overriddenBy"] == nil)
         // The bell has no source: explain says so.
         try s.command("explain bell")
