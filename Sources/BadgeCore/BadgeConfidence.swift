@@ -4,7 +4,8 @@ public enum BadgeConfidence: String, Hashable, Sendable, CaseIterable {
     /// Confirmed by its source, or set by the user or a producer.
     case current
     /// Its source failed, missed its interval, or its producer left: drawn in the stale style, and
-    /// described as "not up to date".
+    /// described as "not up to date". With nothing to show (a source that never succeeded), the
+    /// badge shows ``BadgeController/unknownMark`` in that style: never mistaken for 0.
     case stale
     /// Restored from the last session; its source has not confirmed it yet: drawn outlined, and
     /// described as "last session".

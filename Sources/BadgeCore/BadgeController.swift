@@ -124,10 +124,27 @@ public final class BadgeController {
     }
 
     /// How far the value can be trusted (a source's badge): the stale and last-session styles, and
-    /// a mark in ``accessibilityDescription``. Changes apply at once and produce damage.
+    /// a mark in ``accessibilityDescription``. Changes apply at once and produce damage. A stale badge
+    /// with nothing to show (a source that never succeeded, or failed after a 0) shows
+    /// ``unknownMark`` in the stale style, so "cannot be known" never looks like "0, all fine"; the
+    /// mark appears and goes with the usual animation.
     public var confidence: BadgeConfidence = .current {
         willSet { resolvePendingChange() }
-        didSet { if confidence != oldValue { needsDisplay = true } }
+        didSet {
+            guard confidence != oldValue else { return }
+            if (oldValue == .stale) != (confidence == .stale), Self.showsNothing(content) { change {} }
+            needsDisplay = true
+        }
+    }
+
+    /// What a stale badge with nothing to show draws: "?".
+    public static let unknownMark = "?"
+
+    /// Whether the unknown mark is on show (``confidence`` stale, nothing to show).
+    public var showsUnknownMark: Bool { confidence == .stale && Self.showsNothing(content) }
+
+    private static func showsNothing(_ content: BadgeContent) -> Bool {
+        content == .none || content == .count(0)
     }
 
     /// Where the value comes from, for people ("~/Maildir/INBOX"); nil when nothing feeds it. Said
@@ -319,7 +336,9 @@ public final class BadgeController {
 
     private var now: Double { BadgeController.sanitized(clock.now) }
 
-    private var targetModel: LabelModel { LabelModel(content: content, format: format) }
+    private var targetModel: LabelModel {
+        LabelModel(content: showsUnknownMark ? .text(Self.unknownMark) : content, format: format)
+    }
 
     private static func sanitized(_ time: Double) -> Double {
         time.isNaN ? .infinity : time

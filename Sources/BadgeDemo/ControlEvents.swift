@@ -84,7 +84,7 @@ enum ControlEvents {
         let scale = host.scale
         let buttons: [JSONValue] = toolbar.buttons.map { button in
             let rest = button.badge.presentation(at: now + 3600)
-            let badgeFrame: JSONValue = button.badge.label == .hidden
+            let badgeFrame: JSONValue = button.badge.label == .hidden && !button.badge.showsUnknownMark
                 ? .null : rest.frame.map { rect($0.pixels(scale: scale, rounding: .nearest)) } ?? .null
             return .object([
                 ("id", .string(button.id)),

@@ -158,8 +158,15 @@ final class SourceBindings {
         if button.badge.value != shown || button.badge.isBlinking {
             host.change(button, cause: .source) { $0.value = shown }
         }
-        button.badge.sourceDescription = reading.description
+        button.badge.sourceDescription = Self.describe(reading)
         button.badge.confidence = reading.isStale ? .stale : .current
+    }
+
+    /// Where a reading comes from, with why it cannot be trusted when it is stale: the tooltip and
+    /// the screen reader say "from command ci-status: exited with status 3, not up to date".
+    static func describe(_ reading: SourceReading) -> String {
+        guard reading.isStale, let error = reading.error, !error.isEmpty else { return reading.description }
+        return "\(reading.description): \(error)"
     }
 
     /// The toolbar was replaced (config reload): bindings of buttons that are gone stop.
@@ -181,7 +188,7 @@ final class SourceBindings {
         guard let host, let button = toolbar.button(id: binding.buttonID) else { return }
         if binding.optional && !binding.applied && reading.content == nil { return }
         binding.overriddenBy = nil
-        button.badge.sourceDescription = reading.description
+        button.badge.sourceDescription = Self.describe(reading)
         // A failing source keeps what it showed last (in the stale style), whatever it reports.
         if let content = reading.content, !(reading.isStale && binding.applied) {
             binding.applied = true

@@ -51,6 +51,26 @@ import Testing
         #expect(h.controller.takeDamage() == nil, "no change, no damage")
     }
 
+    @Test("A stale badge with nothing to show draws the unknown mark: never mistaken for 0; it goes with a value")
+    func staleWithNothingShowsTheUnknownMark() {
+        let h = Harness(content: .none)
+        h.controller.reducesMotion = true
+        #expect(h.controller.presentation().frame == nil && !h.controller.showsUnknownMark)
+        h.controller.confidence = .stale
+        #expect(h.controller.showsUnknownMark)
+        #expect(h.controller.presentation().label == .text(BadgeController.unknownMark) && h.controller.presentation().frame != nil)
+        #expect(h.controller.label == .hidden && h.controller.value == .none, "the value is still nothing")
+        h.controller.value = .count(0)
+        #expect(h.controller.presentation().label == .text("?"), "a 0 that cannot be trusted is not a 0")
+        h.controller.value = .count(4)
+        #expect(h.controller.presentation().label == .text("4") && !h.controller.showsUnknownMark)
+        h.controller.value = .none
+        h.controller.confidence = .current
+        #expect(h.controller.presentation().frame == nil, "a current nothing is nothing")
+        h.controller.confidence = .lastSession
+        #expect(h.controller.presentation().frame == nil)
+    }
+
     @Test func staleColourIsSanitized() {
         var style = BadgeStyle()
         style.staleColor = Color(red: .nan, green: 2, blue: -1)

@@ -116,6 +116,13 @@ struct SourceBindingTests {
         let bad = try state.button("bad")
         #expect(bad.json["confidence"]?.string == "stale" && bad.contentKind == "none", "never a confident number: \(bad.json)")
         #expect(bad.json["source"]?["error"]?.string?.contains("status 3") == true, "\(bad.json)")
+        // A source that never succeeded is not "0, all fine": a grey "?" is drawn, and the reason is
+        // in the tooltip's and the screen reader's words.
+        #expect(bad.description.contains("status 3") && bad.description.hasSuffix("not up to date"), "\(bad.description)")
+        try s.sync()
+        let mark = try #require(bad.badge, "a failing source shows a mark: \(bad.json)")
+        let pixels = try s.x.capture(window: s.window, rect: mark)
+        #expect(pixels.count { $0.r == 117 && $0.g == 117 && $0.b == 117 } > 20, "the mark is drawn in the stale grey")
         let junk = try state.button("junk")
         #expect(junk.json["source"]?["stale"]?.bool == true && junk.json["source"]?["error"] != nil, "\(junk.json)")
         // Refresh runs it again: one more line in the marker file.
