@@ -45,6 +45,10 @@ enum BarFormat: String, CaseIterable, Sendable {
             case "urgent":
                 urgent = event["urgent"]?.bool ?? false
                 return true
+            case "config":
+                // A reload: the buttons as they are now (added, removed, relabelled).
+                guard let state = event["state"], case .object = state else { return false }
+                return apply(state)
             default:
                 return false
             }

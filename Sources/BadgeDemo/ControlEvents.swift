@@ -47,9 +47,11 @@ enum ControlEvents {
 
     /// `config`: the config file was read again and applied; `warnings` are what it logged
     /// (unknown keys, monitors left out), empty when the file is clean.
-    static func configReloaded(cause: String, buttons: [String], warnings: [String] = []) -> JSONValue {
+    /// `state` is the state event as it is after the reload, so a subscriber (a bar) shows added
+    /// and removed buttons at once.
+    static func configReloaded(cause: String, buttons: [String], warnings: [String] = [], state: JSONValue = .null) -> JSONValue {
         .object([("event", .string("config")), ("cause", .string(cause)), ("buttons", .array(buttons.map { .string($0) })),
-                 ("warnings", .array(warnings.map { .string($0) }))])
+                 ("warnings", .array(warnings.map { .string($0) })), ("state", state)])
     }
 
     /// `accessibility`: screen readers started or stopped seeing the toolbar (AT-SPI2).

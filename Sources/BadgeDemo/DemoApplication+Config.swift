@@ -30,7 +30,7 @@ extension DemoApplication {
             // Removed (or renamed away, as editors do before writing the new one): what is shown stays.
             if cause == "signal" {
                 StandardError.write("badge-demo: \(path): no such file; keeping the toolbar")
-                control?.emit(ControlEvents.configError("\(path): no such file", cause: cause))
+                publish(ControlEvents.configError("\(path): no such file", cause: cause))
             }
             return
         }
@@ -43,7 +43,7 @@ extension DemoApplication {
                                               configFile: path, options: flagless, clock: clock, text: text, icons: icons)
         } catch {
             StandardError.write("badge-demo: \(error); keeping the toolbar")
-            control?.emit(ControlEvents.configError("\(error)", cause: cause))
+            publish(ControlEvents.configError("\(error)", cause: cause))
             return
         }
         for warning in config.warnings { StandardError.write("badge-demo: \(warning)") }
@@ -79,6 +79,7 @@ extension DemoApplication {
         }
         applyScaleConfig(config, host: host)
         saved?.changed()
-        control?.emit(ControlEvents.configReloaded(cause: cause, buttons: newToolbar.buttons.map(\.id), warnings: config.warnings))
+        publish(ControlEvents.configReloaded(cause: cause, buttons: newToolbar.buttons.map(\.id), warnings: config.warnings,
+                                             state: state(of: host)))
     }
 }

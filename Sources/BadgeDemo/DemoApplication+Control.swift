@@ -99,6 +99,13 @@ extension DemoApplication {
                             buttonSource: { [bindings] id in bindings?.state(of: id) ?? .null })
     }
 
+    /// An event every listener gets: `--control`'s standard output and every socket subscriber
+    /// (`msg --watch`, the bar streams). The one way out for change, urgent, config and error events.
+    func publish(_ event: JSONValue) {
+        control?.emit(event)
+        socket?.broadcast(event.serialized)
+    }
+
     // MARK: Control socket
 
     /// Takes what the launch claimed (``SingleInstance``): the profile, its lock and the bound
@@ -131,12 +138,11 @@ extension DemoApplication {
             guard let self, let server else { return }
             self.socketLine(line, from: client, server: server)
         }
-        server.onLog = { [weak self, weak server] message in
+        server.onLog = { [weak self] message in
             StandardError.write("badge-demo: \(message)")
             let event = JSONValue.object([("event", .string("error")), ("line", .int(0)), ("source", .string("socket")),
                                           ("reason", .string(message))])
-            self?.control?.emit(event)
-            server?.broadcast(event.serialized)
+            self?.publish(event)
         }
         loop.add(server.source(paused: { [weak self] in self?.control?.isBackedUp == true }))
         loop.addDeadline(named: "control-socket") { [weak server] in server?.timeUntilDue }

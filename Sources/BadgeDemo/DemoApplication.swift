@@ -258,17 +258,14 @@ final class DemoApplication {
                 startTray(host)
             }
         case .badgeChanged(let button, let cause):
-            let change = ControlEvents.change(button, cause: cause)
-            control?.emit(change)
-            socket?.broadcast(change.serialized)
+            publish(ControlEvents.change(button, cause: cause))
             saved?.changed(button.id)
             bindings?.changed(button.id, by: cause)
             busService?.badgeChanged(button)
         case .tooltipChanged(let info):
             control?.emit(ControlEvents.tooltip(info))
         case .urgencyChanged(let on):
-            control?.emit(ControlEvents.urgent(on))
-            socket?.broadcast(ControlEvents.urgent(on).serialized)
+            publish(ControlEvents.urgent(on))
         case .closeRequested:
             quit(.closed)
         case .detached:

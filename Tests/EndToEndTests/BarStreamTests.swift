@@ -71,6 +71,27 @@ struct BarStreamTests {
         #expect(polybarLine.contains("Chat <b>% {F#") && !polybarLine.contains("<b>%{"), "\(polybarLine)")
     }
 
+    @Test("A config reload reaches the bar stream at once (a button added shows), and --watch sees it as a config event")
+    func configReloadReachesTheStream() throws {
+        let runtime = try Self.runtimeFolder("reload")
+        defer { removeTree(runtime) }
+        let (home, file) = try ConfigReloadTests.folder("bar-reload")
+        ConfigReloadTests.save(#"{"buttons": [{"id": "mail", "icon": "mail", "label": "Inbox", "content": {"kind": "count", "count": 2}}]}"#, to: file)
+        let s = try DemoSession("bar-reload", arguments: ["--no-state"], environment: ["XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": home])
+        let polybar = try Self.watch("polybar", runtime: runtime)
+        let json = try Self.watch("json", runtime: runtime)
+        defer { for child in [polybar, json] { child.kill(SIGKILL); child.waitForExit(timeout: 5) } }
+        #expect(try polybar.readLine(timeout: 10) == "Inbox 2")
+        #expect(try JSONValue(parsing: try #require(try json.readLine(timeout: 10)))["event"]?.string == "state")
+        ConfigReloadTests.save(#"{"buttons": [{"id": "mail", "icon": "mail", "label": "Inbox"}, {"id": "news", "icon": "updates", "label": "News", "content": {"kind": "count", "count": 4}}]}"#, to: file)
+        _ = try s.app.readEvent(named: "config", timeout: 10)
+        #expect(try polybar.readLine(timeout: 10) == "Inbox 2 · News 4", "the bar shows the new button")
+        var event: JSONValue?
+        while event?["event"]?.string != "config", let line = try json.readLine(timeout: 10) { event = try JSONValue(parsing: line) }
+        #expect(event?["buttons"]?.array?.compactMap(\.string) == ["mail", "news"], "\(event.map { "\($0)" } ?? "none")")
+        #expect(event?["state"]?["buttons"]?.array?.count == 2, "the config event carries the state as it is now")
+    }
+
     @Test("A real polybar shows the stream in a custom/script module with tail = true",
           .enabled(if: findOnPath("polybar") != nil, "polybar is not installed"))
     func realPolybar() throws {
