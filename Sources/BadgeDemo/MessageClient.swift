@@ -42,7 +42,9 @@ enum MessageClient {
           --user NAME      NAME's instance, through /run/user/UID (for root; NAME must allow root)
           --watch          print the instance's events as JSON lines until interrupted
           --format F       with --watch: json (default), or a line per change for polybar, i3bar
-                           (i3blocks' persistent JSON) or waybar (return-type json)
+                           (i3blocks' persistent JSON) or waybar (return-type json); a bar format
+                           waits for the instance, follows it across restarts, and prints an
+                           empty (waybar: class "offline") line while none runs
         exit status: 0 ok, 1 no running instance, 2 bad command or refused, 3 connection lost or no
                      answer in time (5 s to connect, 10 s for each reply)
         """
@@ -138,6 +140,10 @@ enum MessageClient {
             return .refused
         case .success(let found):
             (path, owner) = found
+        }
+        // A bar module outlives the instance: it waits for one and follows it across restarts.
+        if options.watch, options.command.isEmpty, options.format != .json {
+            return followInstance(path: path, owner: owner, format: options.format)
         }
         let client: ControlSocketClient
         do {

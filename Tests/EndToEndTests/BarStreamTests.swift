@@ -92,6 +92,32 @@ struct BarStreamTests {
         #expect(event?["state"]?["buttons"]?.array?.count == 2, "the config event carries the state as it is now")
     }
 
+    @Test("A bar format waits for the instance, prints its offline line while none runs, and follows it across restarts",
+          arguments: [("polybar", ""), ("waybar", #"{"text":"","tooltip":"badge-demo is not running","class":"offline","alt":"offline"}"#)])
+    func followsRestarts(format: String, offline: String) throws {
+        let runtime = try Self.runtimeFolder("follow-\(format)")
+        defer { removeTree(runtime) }
+        // No instance yet: the offline line at once, and the module keeps running, quiet on stderr.
+        let watcher = try Self.watch(format, runtime: runtime)
+        defer { watcher.kill(SIGKILL); watcher.waitForExit(timeout: 5) }
+        #expect(try watcher.readLine(timeout: 10) == offline)
+        #expect(watcher.waitForExit(timeout: 0) == nil && watcher.stderrText.isEmpty, "\(watcher.stderrText)")
+        let s = try DemoSession("bar-follow-\(format)", arguments: ["--no-state"], environment: ["XDG_RUNTIME_DIR": runtime])
+        let online = try #require(try watcher.readLine(timeout: 10))
+        #expect(online.contains("Notifications 3 · Mail 12"), "\(online)")
+        // The instance quits: offline again, and the watcher waits.
+        try s.command("quit")
+        #expect(s.app.waitForExit(timeout: 10) == .exited(0))
+        #expect(try watcher.readLine(timeout: 10) == offline)
+        // A new instance on the same display: followed at once.
+        let again = try ChildProcess(executable: try BuiltProducts.executable(named: "badge-demo"), arguments: ["--no-state", "--count", "mail=5"],
+                                     environment: .inherited(adding: ["XDG_RUNTIME_DIR": runtime, "DISPLAY": s.server.display]))
+        defer { again.kill(SIGKILL); again.waitForExit(timeout: 5) }
+        let back = try #require(try watcher.readLine(timeout: 15))
+        #expect(back.contains("Mail 5"), "\(back)")
+        #expect(watcher.stderrText.isEmpty, "nothing for the bar on stderr: \(watcher.stderrText)")
+    }
+
     @Test("A real polybar shows the stream in a custom/script module with tail = true",
           .enabled(if: findOnPath("polybar") != nil, "polybar is not installed"))
     func realPolybar() throws {
@@ -123,6 +149,13 @@ struct BarStreamTests {
         let changed = Deadline(seconds: 10)
         while try s.x.capture(window: s.x.root, rect: region) == before, !changed.hasPassed { try s.x.sync() }
         #expect(try s.x.capture(window: s.x.root, rect: region) != before, "the bar follows the change")
+        // The app stops: the module shows nothing (no error text in the bar), and keeps running.
+        try s.command("quit")
+        #expect(s.app.waitForExit(timeout: 10) == .exited(0))
+        let emptied = Deadline(seconds: 10)
+        while try textPixels() > 0, !emptied.hasPassed { try s.x.sync() }
+        #expect(try textPixels() == 0, "no text in the bar while the app is down")
+        #expect(bar.waitForExit(timeout: 0) == nil, "polybar still runs: \(bar.stderrText.suffix(400))")
     }
 }
 
