@@ -27,9 +27,35 @@ public final class SessionBus {
 
     /// Starts `dbus-daemon --session` and subscribes to LauncherEntry signals (the match is in place
     /// when this returns). Throws when dbus-daemon is not installed.
-    public init() throws {
+    /// With `serviceFolder`, the bus starts services by D-Bus activation from the `.service`
+    /// files in that folder only (none of the machine's own), as a desktop's session bus starts
+    /// dunst at the first notification.
+    public init(serviceFolder: String? = nil) throws {
         guard let executable = findOnPath("dbus-daemon") else { throw HarnessError("dbus-daemon is not installed (apt package dbus)") }
-        daemon = try ChildProcess(executable: executable, arguments: ["--session", "--nofork", "--nopidfile", "--print-address=1"])
+        var arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1"]
+        if let serviceFolder {
+            let config = serviceFolder + "/session.conf"
+            guard let file = fopen(config, "w") else { throw HarnessError("cannot write \(config): errno \(errno)") }
+            fputs("""
+                <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+                 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+                <busconfig>
+                  <type>session</type>
+                  <keep_umask/>
+                  <listen>unix:tmpdir=/tmp</listen>
+                  <servicedir>\(serviceFolder)</servicedir>
+                  <policy context="default">
+                    <allow send_destination="*" eavesdrop="true"/>
+                    <allow eavesdrop="true"/>
+                    <allow own="*"/>
+                  </policy>
+                </busconfig>
+
+                """, file)
+            fclose(file)
+            arguments = ["--config-file=" + config, "--nofork", "--nopidfile", "--print-address=1"]
+        }
+        daemon = try ChildProcess(executable: executable, arguments: arguments)
         guard let line = try daemon.readLine(timeout: 10), !line.isEmpty else {
             throw HarnessError("dbus-daemon printed no address; stderr: \(daemon.stderrText)")
         }
