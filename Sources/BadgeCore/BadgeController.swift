@@ -12,7 +12,9 @@
 /// (ease-out) every `blinkPeriod`. With `reducesMotion` every change applies at once.
 public final class BadgeController {
     /// The name of the host for accessibility, e.g. "Mail".
-    public var accessibilityLabel: String
+    public var accessibilityLabel: String {
+        didSet { revision &+= 1 }
+    }
 
     private var content: BadgeContent
     private var storedFormat: BadgeFormat
@@ -133,6 +135,7 @@ public final class BadgeController {
         didSet {
             guard confidence != oldValue else { return }
             if (oldValue == .stale) != (confidence == .stale), Self.showsNothing(content) { change {} }
+            revision &+= 1
             needsDisplay = true
         }
     }
@@ -149,7 +152,15 @@ public final class BadgeController {
 
     /// Where the value comes from, for people ("~/Maildir/INBOX"); nil when nothing feeds it. Said
     /// in ``accessibilityDescription`` ("Mail, 12 unread, from ~/Maildir/INBOX").
-    public var sourceDescription: String?
+    public var sourceDescription: String? {
+        didSet { if sourceDescription != oldValue { revision &+= 1 } }
+    }
+
+    /// Counts every change of what the badge says or shows (content, format, blink, confidence,
+    /// where it comes from, its label and words): an observer that remembers the last revision it
+    /// saw knows whether to look again, whichever way the change came (the screen reader bridge
+    /// follows it, not a flag set in many places).
+    public private(set) var revision = 0
 
     /// The label for the current value: `format.label(for: value)`.
     public var label: BadgeLabel { format.label(for: content) }
@@ -278,7 +289,9 @@ public final class BadgeController {
     // MARK: Accessibility
 
     /// The words of ``accessibilityDescription``, in the user's language (English by default).
-    public var strings: BadgeStrings = .english
+    public var strings: BadgeStrings = .english {
+        didSet { revision &+= 1 }
+    }
 
     /// "Mail, 3 unread", "Mail, more than 99 unread", "Notifications, new" (dot), "Mail, New" (text), "Mail" (none/hidden),
     /// then where it comes from and how far it can be trusted ("Mail, 12 unread, from ~/Maildir/INBOX,
@@ -401,6 +414,7 @@ public final class BadgeController {
     /// so they just record that a change is pending; `resolvePendingChange()` computes the transition once
     /// when something reads the state or is about to change an input of the transition.
     private func change(_ apply: () -> Void) {
+        revision &+= 1
         let time = now
         if let start = burstTime, time >= start, time - start <= BadgeController.coalescingInterval {
             apply()

@@ -71,6 +71,30 @@ import Testing
         #expect(h.controller.presentation().frame == nil)
     }
 
+    @Test("The revision grows with every change of what the badge says, and only then")
+    func revisionFollowsWhatTheBadgeSays() {
+        let h = Harness(content: .count(1))
+        var seen = h.controller.revision
+        func changed() -> Bool { defer { seen = h.controller.revision }; return h.controller.revision != seen }
+        _ = h.controller.takeDamage()
+        _ = h.controller.presentation()
+        #expect(!changed(), "drawing is not a change")
+        h.controller.value = .count(2)
+        #expect(changed())
+        h.controller.confidence = .stale
+        #expect(changed(), "a confidence set straight on the badge (a source's) is a change")
+        h.controller.confidence = .stale
+        #expect(!changed())
+        h.controller.sourceDescription = "~/Maildir"
+        #expect(changed())
+        h.controller.sourceDescription = "~/Maildir"
+        #expect(!changed())
+        h.controller.accessibilityLabel = "Inbox"
+        #expect(changed())
+        h.controller.showDot(blink: true)
+        #expect(changed())
+    }
+
     @Test func staleColourIsSanitized() {
         var style = BadgeStyle()
         style.staleColor = Color(red: .nan, green: 2, blue: -1)

@@ -170,6 +170,39 @@ struct AccessibilityTests {
         #expect(try demo.session.focusedButton() == "chat")
     }
 
+    @Test("Under PutImage (BADGEKIT_SHM=0), a source that goes stale reaches the screen reader: no X event has to come by")
+    func staleReachesTheReaderWithoutSHM() throws {
+        let folder = try Artifacts.path(for: "a11y-stale-\(getpid())")
+        removeTree(folder)
+        #expect(mkdir(folder, 0o700) == 0)
+        defer { removeTree(folder) }
+        let value = folder + "/value"
+        func put(_ text: String) { let file = fopen(value, "w"); fputs(text, file); fclose(file) }
+        put("4\n")
+        let config = folder + "/config.json"
+        let file = fopen(config, "w")
+        fputs(#"{"buttons": [{"id": "ci", "icon": "updates", "label": "CI", "source": {"command": ["cat", "\#(value)"]}}]}"#, file)
+        fclose(file)
+        let demo = try AccessibleDemo("a11y-stale", arguments: ["--config", config, "--no-state"], environment: ["BADGEKIT_SHM": "0"])
+        try demo.reader.listen(["object:property-change:accessible-description"])
+        _ = try SourceBindingTests.waitFor(demo.session, "the command's 4") { try $0.button("ci").count == 4 }
+        try demo.session.moveAwayAndSync()
+        _ = try demo.reader.events(timeout: 1)
+        // The source fails: only its confidence changes, nothing the X server sends.
+        put("junk\n")
+        try demo.session.command("refresh ci")
+        let stale = try SourceBindingTests.waitFor(demo.session, "stale") { try $0.button("ci").json["confidence"]?.string == "stale" }
+        let description = try stale.button("ci").description
+        #expect(description.hasSuffix("not up to date"), "\(description)")
+        let deadline = Deadline(seconds: 10)
+        var heard: [JSONValue] = []
+        while !heard.contains(where: { ($0["data"]?.string ?? "").contains("not up to date") }), !deadline.hasPassed {
+            heard += try demo.reader.events(timeout: 1)
+        }
+        #expect(heard.contains { ($0["data"]?.string ?? "").contains("not up to date") }, "the reader heard: \(heard)")
+        #expect(node(try demo.reader.tree(), [0, 0, 0])?["description"]?.string == description)
+    }
+
     @Test("Events: focus moves, badge changes (description and announcement), the title, window activation")
     func events() throws {
         let demo = try AccessibleDemo("a11y-events")

@@ -84,13 +84,14 @@ extension DesktopSession {
         for host in hosts { if let loop = host.attachedLoop { add(to: loop) } }
     }
 
-    /// Tells screen readers what changed since the bridge last looked, if anything can have: only
-    /// input, a change or a window event can, not an animation frame.
+    /// Tells screen readers what changed since the bridge last looked, if anything can have: input,
+    /// a window event, or a new revision of a badge (a change however it came: a source's
+    /// confidence set on the badge directly, under PutImage, reaches them too); not an animation frame.
     package func updateAccessibility() {
         guard let accessibility else { return }
         let hosts = self.hosts
-        guard hosts.contains(where: \.accessibilityIsStale) else { return }
-        for host in hosts { host.accessibilityIsStale = false }
+        guard hosts.contains(where: \.accessibilityMayHaveChanged) else { return }
+        for host in hosts { host.accessibilityWasSeen() }
         accessibility.update()
     }
 

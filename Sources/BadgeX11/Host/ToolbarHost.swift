@@ -231,8 +231,23 @@ public final class ToolbarHost {
     public var accessibilityStrings: AccessibilityStrings = .english {
         didSet { accessibilityIsStale = true }
     }
-    /// Something screen readers see may have changed since the bridge last looked (an event, a change).
+    /// Something screen readers see may have changed since the bridge last looked (an event, focus,
+    /// the toolbar replaced); badge changes are followed by their revisions instead.
     var accessibilityIsStale = true
+    /// The sum of the badges' revisions when the bridge last looked.
+    private var accessibilitySeenRevision = 0
+
+    /// The sum of the badges' ``BadgeController/revision``s: it grows with every change of any badge.
+    var badgeRevision: Int { toolbar.buttons.reduce(0) { $0 &+ $1.badge.revision } }
+
+    /// Whether the bridge must look again: an event, focus or toolbar change, or a badge revision.
+    var accessibilityMayHaveChanged: Bool { accessibilityIsStale || badgeRevision != accessibilitySeenRevision }
+
+    /// The bridge has looked at what is there now.
+    func accessibilityWasSeen() {
+        accessibilityIsStale = false
+        accessibilitySeenRevision = badgeRevision
+    }
     /// The loop the host is attached to (the bridge's source joins it when the bridge starts).
     weak var attachedLoop: EventLoop?
     /// The window's top-left pixel on the screen, until the window moves.
