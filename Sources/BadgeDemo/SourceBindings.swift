@@ -184,22 +184,31 @@ final class SourceBindings {
         bindings.removeAll()
     }
 
+    /// Shows `reading` on `binding`'s badge: its value, where it comes from and how far it can be
+    /// trusted change together, in one change through the funnel (cause `source`), so every output
+    /// sees them as one state: a restored count confirmed by a new value is never announced as
+    /// "last session", and a source going stale is a change like any other.
     private func apply(_ reading: SourceReading, to binding: Binding) {
         guard let host, let button = toolbar.button(id: binding.buttonID) else { return }
         if binding.optional && !binding.applied && reading.content == nil { return }
         binding.overriddenBy = nil
-        button.badge.sourceDescription = Self.describe(reading)
+        let badge = button.badge
+        let description = Self.describe(reading)
         // A failing source keeps what it showed last (in the stale style), whatever it reports.
+        var shown: BadgeContent?
         if let content = reading.content, !(reading.isStale && binding.applied) {
             binding.applied = true
-            let shown = Self.badgeContent(content)
-            if button.badge.value != shown || button.badge.isBlinking {
-                host.change(button, cause: .source) { $0.value = shown }
-            }
+            let value = Self.badgeContent(content)
+            if badge.value != value || badge.isBlinking { shown = value }
         }
         let confidence: BadgeConfidence = reading.isStale ? .stale
-            : reading.content == nil ? (button.badge.confidence == .lastSession ? .lastSession : .current) : .current
-        button.badge.confidence = confidence  // the badge's own damage redraws it
+            : reading.content == nil ? (badge.confidence == .lastSession ? .lastSession : .current) : .current
+        guard shown != nil || confidence != badge.confidence || description != badge.sourceDescription else { return }
+        host.change(button, cause: .source) { badge in
+            badge.sourceDescription = description
+            badge.confidence = confidence
+            if let shown { badge.value = shown }
+        }
     }
 
     /// A count of 0 shows no badge.

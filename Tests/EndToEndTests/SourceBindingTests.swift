@@ -111,6 +111,11 @@ struct SourceBindingTests {
         let first = try s.state().button("ci")
         #expect(first.count == 7 && first.json["confidence"]?.string == "lastSession", "\(first.json)")
         #expect(first.description.hasSuffix("last session"), "\(first.description)")
+        // The first reading's change says what is true then: current, not "last session".
+        let confirmed = try s.app.readEvent(named: "change", timeout: 10) { $0["id"]?.string == "ci" && $0["text"]?.string == "4" }
+        #expect(confirmed["cause"]?.string == "source")
+        let announced = confirmed["description"]?.string ?? ""
+        #expect(announced.hasPrefix("CI, 4 unread") && !announced.contains("last session"), "\(confirmed)")
         let state = try Self.waitFor(s, "the command's count") { try $0.button("ci").count == 4 }
         #expect(try state.button("ci").json["confidence"]?.string == "current")
         let bad = try state.button("bad")
