@@ -78,7 +78,8 @@ extension DemoApplication {
                 fields.append(("text", .string("\(button.badge.valueDescription), \(why)")))
                 fields.append(("source", bindings?.state(of: id) ?? .null))
             } else {
-                fields.append(("text", .string("\(button.badge.accessibilityDescription), set by hand (no source)")))
+                fields.append(("text", .string(locale.badgeStrings.join(button.badge.accessibilityDescription, originWords(of: id)))))
+                if let from = origins.origin(of: id).saved { fields.append(("from", .string(from))) }
                 fields.append(("source", .null))
             }
             return .answer(.object(fields))
@@ -90,6 +91,15 @@ extension DemoApplication {
             quit(.closed)
         }
         return .done
+    }
+
+    /// Where a button without a source got its value, in the user's language.
+    func originWords(of id: String) -> String {
+        switch origins.origin(of: id) {
+        case .demo: return locale.translate("the demo's sample value (no source)", domain: Self.domain)
+        case .config: return locale.translate("set in the config file (no source)", domain: Self.domain)
+        case .hand, .source: return locale.translate("set by hand (no source)", domain: Self.domain)
+        }
     }
 
     /// The `state` event now.

@@ -59,6 +59,8 @@ final class DemoApplication {
     var busFailure: String?
     let signals: SignalWatcher?
     var saved: SavedCounts?
+    /// Where each button's value came from (the demo, the config, a source, by hand).
+    let origins = BadgeOrigins()
     /// Where the scale, theme and reduced motion in effect come from: "flag", "config", "desktop",
     /// "key" (reduced motion toggled with `r`) or "default".
     var sources = (scale: "default", theme: "default", reducedMotion: "default")
@@ -133,26 +135,43 @@ final class DemoApplication {
         }
         let strings = locale.badgeStrings
         for button in toolbar.buttons { button.badge.strings = strings }
+        // Where each value comes from: the bundled toolbar's are the demo's samples, a file's its own.
+        let boundKinds = usesDefaultSources ? [:] : Dictionary(sourceConfigs.map { ($0.id, $0.source.kind) }, uniquingKeysWith: { first, _ in first })
+        for button in toolbar.buttons {
+            // A bound button's `content` was left out (ToolbarConfig): it shows only what a source gave.
+            if options.counts[button.id] != nil || boundKinds[button.id] != nil {
+                origins.set(button.id, .hand)
+            } else {
+                origins.set(button.id, button.badge.value == .none ? .hand : loaded?.listsButtons == true ? .config : .demo)
+            }
+        }
         // The counts of the last run, for the buttons that still exist; --count wins.
         if options.screenshotPath == nil,
            let path = SavedCounts.path(options: options, environment: environment) {
             let saved = SavedCounts(path: path, clock: clock)
             saved.warn = { StandardError.write("badge-demo: \($0)") }
-            let contents = saved.load()
+            let entries = saved.loadEntries()
             for button in toolbar.buttons {
                 // A flag's count is shown, and saved as a change of this run.
                 guard options.counts[button.id] == nil else {
                     saved.differs(button.id)
                     continue
                 }
-                if let content = contents[button.id] {
-                    button.badge.reducesMotion = true
-                    button.badge.value = content
-                    button.badge.reducesMotion = options.reduceMotion
-                }
+                guard let entry = entries[button.id] else { continue }
+                // A bound button takes back only what its own kind of source gave (never the demo's 3).
+                if let kind = boundKinds[button.id], entry.from != kind { continue }
+                Self.setAtOnce(button.badge, entry.content, reduceMotion: options.reduceMotion)
+                origins.set(button.id, BadgeOrigins.Origin(saved: entry.from))
             }
             self.saved = saved
         }
+    }
+
+    /// Shows `content` on `badge` without an animation.
+    static func setAtOnce(_ badge: BadgeController, _ content: BadgeContent, reduceMotion: Bool) {
+        badge.reducesMotion = true
+        badge.value = content
+        badge.reducesMotion = reduceMotion
     }
 
     /// Renders the window offscreen, as it first appears, to a PNG file.
@@ -189,7 +208,7 @@ final class DemoApplication {
             try? host.refresh()
         }
         // A clean exit saves what is shown (a lost connection too: the counts are still right).
-        saved?.writeIfDue(toolbar, force: true)
+        saved?.writeIfDue(toolbar, force: true, origin: { [origins] in origins.origin(of: $0).saved })
         // Give a reader half a second to take the last events (a script waiting for them after quit).
         control?.finish(timeout: exitStatus == .connectionLost ? 0.2 : 0.5)
         socket?.shutdown()
@@ -214,7 +233,7 @@ final class DemoApplication {
         if let saved {
             loop.addDeadline(named: "state") { saved.timeUntilDue }
             loop.addPreparation(named: "state") { [weak self] in
-                if let self { saved.writeIfDue(self.toolbar) }
+                if let self { saved.writeIfDue(self.toolbar, origin: { [origins = self.origins] in origins.origin(of: $0).saved }) }
                 return false
             }
         }
@@ -259,6 +278,7 @@ final class DemoApplication {
             }
         case .badgeChanged(let button, let cause):
             publish(ControlEvents.change(button, cause: cause))
+            origins.changed(button.id, by: cause, sourceKind: bindings?.binding(of: button.id)?.config.kind)
             saved?.changed(button.id)
             bindings?.changed(button.id, by: cause)
             busService?.badgeChanged(button)

@@ -69,8 +69,18 @@ final class SavedCounts {
         self.clock = clock
     }
 
+    /// One button as the file keeps it: what it showed, and where that came from (`"from"`:
+    /// "demo", "config" or a source's kind; nil when set by hand or by a producer).
+    struct Entry: Equatable, Sendable {
+        var content: BadgeContent
+        var from: String?
+    }
+
     /// The saved contents by button id; empty (after a warning) when the file cannot be used.
-    func load() -> [String: BadgeContent] {
+    func load() -> [String: BadgeContent] { loadEntries().mapValues(\.content) }
+
+    /// The saved entries by button id; empty (after a warning) when the file cannot be used.
+    func loadEntries() -> [String: Entry] {
         // `--state /dev/null`: nothing to read, and nothing to say about it.
         if case .discard? = try? StateFileTarget.resolve(path) { return [:] }
         let bytes: [UInt8]
@@ -81,7 +91,7 @@ final class SavedCounts {
             return [:]
         }
         do {
-            return try Self.decode(bytes)
+            return try Self.decodeEntries(bytes)
         } catch {
             warn("\(path): ignoring the saved counts (\(error))\(bytes.isEmpty ? "" : Self.leftAlone)")
             return [:]
@@ -98,6 +108,11 @@ final class SavedCounts {
 
     /// Decodes `{"version": 1, "buttons": {"mail": {"kind": "count", "count": 12}, …}}`.
     static func decode(_ bytes: [UInt8]) throws(SmallFile.Failure) -> [String: BadgeContent] {
+        try decodeEntries(bytes).mapValues(\.content)
+    }
+
+    /// Decodes the file with each entry's `"from"`.
+    static func decodeEntries(_ bytes: [UInt8]) throws(SmallFile.Failure) -> [String: Entry] {
         let root: JSONValue
         do {
             root = try JSONValue.parse(bytes)
@@ -107,20 +122,23 @@ final class SavedCounts {
         guard root["version"]?.int == 1, case .object(let buttons)? = root["buttons"] else {
             throw SmallFile.Failure(reason: "not a version 1 state file")
         }
-        var contents: [String: BadgeContent] = [:]
+        var contents: [String: Entry] = [:]
         for (id, entry) in buttons {
+            let content: BadgeContent
             switch entry["kind"]?.string {
             case "count":
                 guard let count = entry["count"]?.int, count >= 0 else { continue }
-                contents[id] = .count(count)
+                content = .count(count)
             case "text":
                 guard let text = entry["text"]?.string else { continue }
                 // Capped as the badge stores it, so nothing after this line sees more.
-                contents[id] = .text(TextBounds.badgeText(text))
-            case "dot": contents[id] = .dot
-            case "none": contents[id] = BadgeContent.none
+                content = .text(TextBounds.badgeText(text))
+            case "dot": content = .dot
+            case "none": content = BadgeContent.none
             default: continue
             }
+            let from = entry["from"]?.string.flatMap { $0.isEmpty || $0.utf8.count > 64 ? nil : $0 }
+            contents[id] = Entry(content: content, from: from)
         }
         return contents
     }
@@ -132,15 +150,21 @@ final class SavedCounts {
 
     /// The file's text for these buttons' contents, in this order.
     static func encode(_ contents: [(id: String, content: BadgeContent)]) -> [UInt8] {
-        let buttons: [(String, JSONValue)] = contents.map { id, value in
-            let content: JSONValue
-            switch value {
-            case .none: content = .object([("kind", .string("none"))])
-            case .count(let count): content = .object([("kind", .string("count")), ("count", .int(count))])
-            case .text(let text): content = .object([("kind", .string("text")), ("text", .string(text))])
-            case .dot: content = .object([("kind", .string("dot"))])
+        encode(entries: contents.map { ($0.id, Entry(content: $0.content, from: nil)) })
+    }
+
+    /// The file's text for these entries, in this order.
+    static func encode(entries: [(id: String, entry: Entry)]) -> [UInt8] {
+        let buttons: [(String, JSONValue)] = entries.map { id, entry in
+            var fields: [(String, JSONValue)]
+            switch entry.content {
+            case .none: fields = [("kind", .string("none"))]
+            case .count(let count): fields = [("kind", .string("count")), ("count", .int(count))]
+            case .text(let text): fields = [("kind", .string("text")), ("text", .string(text))]
+            case .dot: fields = [("kind", .string("dot"))]
             }
-            return (id, content)
+            if let from = entry.from { fields.append(("from", .string(from))) }
+            return (id, .object(fields))
         }
         return Array((JSONValue.object([("version", .int(1)), ("buttons", .object(buttons))]).serialized + "\n").utf8)
     }
@@ -165,13 +189,15 @@ final class SavedCounts {
 
     /// Writes when due; with `force` (at exit) now, and only when what is shown differs from the
     /// file. A failure is tried again with ``RetryBackoff`` (the loop's deadline "state" wakes it).
-    func writeIfDue(_ toolbar: Toolbar, force: Bool = false) {
+    /// `origin` gives each button's `"from"` (``BadgeOrigins``).
+    func writeIfDue(_ toolbar: Toolbar, force: Bool = false, origin: (String) -> String? = { _ in nil }) {
         guard force || dueTime.map({ clock.now >= $0 }) == true else { return }
         let now = clock.now
         dueTime = nil
         lastWrite = now
         do {
-            try save(toolbar.buttons.map { ($0.id, $0.badge.value) }, lockWait: force ? Self.exitLockWait : 0)
+            try save(toolbar.buttons.map { ($0.id, Entry(content: $0.badge.value, from: origin($0.id))) },
+                     lockWait: force ? Self.exitLockWait : 0)
             busySince = nil
             if backoff.succeeded() { warn("\(path): the counts are saved again") }
         } catch {
@@ -196,7 +222,7 @@ final class SavedCounts {
 
     /// Writes `shown` merged into the file as it is now, under the file's lock (waiting up to
     /// `lockWait` seconds for it); nothing when the file already holds exactly that.
-    private func save(_ shown: [(id: String, content: BadgeContent)], lockWait: Double) throws(StateWriteError) {
+    private func save(_ shown: [(id: String, entry: Entry)], lockWait: Double) throws(StateWriteError) {
         guard case .file(let file) = try StateFileTarget.resolve(path) else {
             changedButtons = []
             return  // the null device: saving nothing succeeds
@@ -212,18 +238,18 @@ final class SavedCounts {
         } catch where !error.missing {
             throw .notAStateFile(path: file, reason: "\(error)")
         } catch {}
-        var inFile: [String: BadgeContent]?
+        var inFile: [String: Entry]?
         if !bytes.isEmpty {
             do {
-                inFile = try Self.decode(bytes)
+                inFile = try Self.decodeEntries(bytes)
             } catch {
                 throw .notAStateFile(path: file, reason: error.reason)
             }
         }
-        let merged = SavedCountsMerge.merge(shown: shown, changed: changedButtons, inFile: inFile ?? [:])
+        let merged = SavedCountsMerge.merge(shown: shown.map { ($0.id, $0.entry) }, changed: changedButtons, inFile: inFile ?? [:])
         if inFile != Dictionary(merged, uniquingKeysWith: { first, _ in first }) {
             AtomicFileWriter.removeLeftovers(of: file)
-            try AtomicFileWriter.replace(file, with: Self.encode(merged))
+            try AtomicFileWriter.replace(file, with: Self.encode(entries: merged.map { ($0.id, $0.content) }))
         }
         withExtendedLifetime(lock) {}
         changedButtons = []

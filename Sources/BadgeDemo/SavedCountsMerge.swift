@@ -11,9 +11,9 @@ enum SavedCountsMerge {
     ///   - shown: this process's buttons and what they show now.
     ///   - changed: the buttons this process changed since its last save.
     ///   - inFile: what the file holds now.
-    static func merge(shown: [(id: String, content: BadgeContent)], changed: Set<String>,
-                      inFile: [String: BadgeContent]) -> [(id: String, content: BadgeContent)] {
-        var merged: [(id: String, content: BadgeContent)] = []
+    static func merge<Value>(shown: [(id: String, content: Value)], changed: Set<String>,
+                             inFile: [String: Value]) -> [(id: String, content: Value)] {
+        var merged: [(id: String, content: Value)] = []
         var placed = Set<String>()
         for (id, content) in shown where placed.insert(id).inserted {
             // Changed here, or not in the file at all (a new button, a file removed or damaged): ours.

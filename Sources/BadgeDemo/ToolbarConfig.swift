@@ -183,6 +183,11 @@ struct ToolbarConfig: Sendable {
             }
             if let source = b["source"], source != .null {
                 button.source = try SourceConfig.parse(source, at: "\(at).source", fields: fields, fail: fail)
+                if button.content != .none {
+                    // A number no source gave would be drawn as the source's.
+                    config.warnings.append("\(file): \(at).content: not shown: the button's source gives its value")
+                    button.content = .none
+                }
             }
             if let click = b["click"], click != .null {
                 button.click = try ClickAction.parse(click, at: "\(at).click", fail: fail)

@@ -82,7 +82,7 @@ struct SavedCountsWriteTests {
 
     @Test func eachProcessWritesOnlyWhatItChanged() {
         let merged = SavedCountsMerge.merge(
-            shown: [("mail", .count(5)), ("bell", .count(3)), ("chat", .text("Hi"))],
+            shown: [("mail", BadgeContent.count(5)), ("bell", .count(3)), ("chat", .text("Hi"))],
             changed: ["mail", "chat"],
             inFile: ["mail": .count(1), "bell": .count(9), "updates": .dot])
         // mail changed here: ours. bell not changed here (the other process changed it): theirs. chat
@@ -92,8 +92,21 @@ struct SavedCountsWriteTests {
     }
 
     @Test func aFileThatIsGoneOrDamagedGetsEverythingShown() {
-        let merged = SavedCountsMerge.merge(shown: [("mail", .count(5)), ("bell", .count(3))], changed: [], inFile: [:])
+        let merged = SavedCountsMerge.merge(shown: [("mail", BadgeContent.count(5)), ("bell", .count(3))], changed: [],
+                                            inFile: [String: BadgeContent]())
         #expect(merged.map(\.content) == [.count(5), .count(3)])
+    }
+
+    @Test("Each entry keeps where its value came from (\"from\"); a file without it reads as set by hand")
+    func entriesKeepTheirOrigin() throws {
+        let bytes = SavedCounts.encode(entries: [("bell", .init(content: .count(3), from: "demo")), ("mail", .init(content: .count(2), from: "maildir")),
+                                                 ("chat", .init(content: .text("Hi"), from: nil))])
+        #expect(String(decoding: bytes, as: UTF8.self)
+                == #"{"version":1,"buttons":{"bell":{"kind":"count","count":3,"from":"demo"},"mail":{"kind":"count","count":2,"from":"maildir"},"chat":{"kind":"text","text":"Hi"}}}"# + "\n")
+        let entries = try SavedCounts.decodeEntries(bytes)
+        #expect(entries["bell"] == .init(content: .count(3), from: "demo") && entries["chat"]?.from == nil)
+        #expect(BadgeOrigins.Origin(saved: "maildir") == .source("maildir") && BadgeOrigins.Origin(saved: nil) == .hand)
+        #expect(BadgeOrigins.Origin.demo.saved == "demo" && BadgeOrigins.Origin.hand.saved == nil)
     }
 
     // MARK: Backoff

@@ -42,6 +42,14 @@ struct LocaleTests {
         #expect(try grouped.state().button("mail").description == "Post, 12.345 ungelesen")
         try grouped.command("set mail 123456")
         #expect(try grouped.state().button("mail").description == "Post, mehr als 99.999 ungelesen")
+        // explain in one language: the demo's sample, then a value set by hand.
+        try s.command("explain mail")
+        let sample = try s.app.readEvent(named: "explain", timeout: 10)["text"]?.string ?? ""
+        #expect(sample == "E-Mail, 12 ungelesen, Beispielwert der Demo (keine Quelle)", "\(sample)")
+        try s.command("set mail 4")
+        try s.command("explain mail")
+        let byHand = try s.app.readEvent(named: "explain", timeout: 10)["text"]?.string ?? ""
+        #expect(byHand == "E-Mail, 4 ungelesen, von Hand gesetzt (keine Quelle)", "\(byHand)")
     }
 
     @Test("Arabic: right to left, Arabic plural forms and comma; --ltr overrides the direction")

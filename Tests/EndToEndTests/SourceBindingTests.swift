@@ -105,7 +105,7 @@ struct SourceBindingTests {
                          {"id": "bad", "icon": "bell", "label": "Bad", "source": {"command": ["/bin/sh", "-c", "echo oops >&2; exit 3"]}},
                          {"id": "junk", "icon": "chat", "label": "Junk", "source": {"command": "echo not-a-number"}}]}
             """#)
-        f.write("state.json", #"{"version": 1, "buttons": {"ci": {"kind": "count", "count": 7}}}"#)
+        f.write("state.json", #"{"version": 1, "buttons": {"ci": {"kind": "count", "count": 7, "from": "command"}}}"#)
         let s = try DemoSession("source-commands", arguments: ["--config", f.path + "/config.json", "--state", f.path + "/state.json"])
         // The restored 7 is shown as last session while the command runs (a second).
         let first = try s.state().button("ci")
@@ -142,6 +142,33 @@ struct SourceBindingTests {
         #expect(runs == before + 1)
         try s.command("refresh nosuch")
         #expect(try s.app.readEvent(named: "error", timeout: 10)["reason"]?.string?.contains("unknown button") == true)
+    }
+
+    @Test("Demo counts stay in the demo: a restored demo 3 and a config's count never show on a button bound to a source; explain names the demo")
+    func demoCountsStayInTheDemo() throws {
+        let f = try Folder("demo-leak")
+        // A first run of the bundled demo: its sample counts are saved.
+        let demo = try DemoSession("source-demo-first", arguments: ["--state", f.path + "/state.json"])
+        try demo.command("explain bell")
+        let sample = try demo.app.readEvent(named: "explain", timeout: 10)
+        #expect(sample["text"]?.string == "Notifications, 3 unread, the demo's sample value (no source)", "\(sample)")
+        try demo.command("quit")
+        #expect(demo.app.waitForExit(timeout: 10) == .exited(0))
+        let saved = String(decoding: try readProcFile(f.path + "/state.json"), as: UTF8.self)
+        #expect(saved.contains(#""bell":{"kind":"count","count":3,"from":"demo"}"#), "\(saved)")
+        // The user binds the bell to a command that fails, and mail to one that is slow, with a count in the file.
+        f.write("config.json", #"""
+            {"buttons": [{"id": "bell", "icon": "bell", "label": "Bell", "source": {"command": "exit 3"}},
+                         {"id": "mail", "icon": "mail", "label": "Mail", "content": {"kind": "count", "count": 9},
+                          "source": {"command": "sleep 30; echo 1"}}]}
+            """#)
+        let s = try DemoSession("source-demo-then-real", arguments: ["--config", f.path + "/config.json", "--state", f.path + "/state.json"])
+        #expect(s.app.stderrText.contains("buttons[1].content: not shown: the button's source gives its value"), "\(s.app.stderrText)")
+        let first = try s.state()
+        let bell = try first.button("bell"), mail = try first.button("mail")
+        #expect(bell.count == nil && mail.count == nil, "no count a source never gave: \(bell.json) \(mail.json)")
+        let state = try Self.waitFor(s, "the failing bell") { try $0.button("bell").json["confidence"]?.string == "stale" }
+        #expect(try state.button("bell").count == nil, "the demo's 3 is not drawn as the source's")
     }
 
     @Test("Do Not Disturb from dunst: badges show as each button chose (dot by default, hidden when asked) while it lasts",
