@@ -1,12 +1,28 @@
-/// Why a JSON text was rejected: the reason and the byte offset where it was found.
+/// Why a JSON text was rejected: the reason and where it was found, as an editor counts
+/// (line and column, from 1; the column in characters) and as a byte offset.
 package struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was wrong ("expected ':' after an object key").
     package let reason: String
     /// The byte offset in the text.
     package let offset: Int
+    /// The line, from 1.
+    package var line = 1
+    /// The column in characters (Unicode scalars), from 1.
+    package var column = 1
 
-    /// "REASON at byte OFFSET".
-    package var description: String { "\(reason) at byte \(offset)" }
+    /// An error at `offset`; `bytes` gives its line and column.
+    package init(reason: String, offset: Int, in bytes: [UInt8] = []) {
+        self.reason = reason
+        self.offset = offset
+        let before = bytes.prefix(max(0, min(offset, bytes.count)))
+        let lineStart = (before.lastIndex(of: 0x0A).map { $0 + 1 }) ?? 0
+        line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        // A column counts characters: continuation bytes (10xxxxxx) are part of the one before.
+        column = before[lineStart...].reduce(1) { ($1 & 0xC0) == 0x80 ? $0 : $0 + 1 }
+    }
+
+    /// "REASON at line L, column C".
+    package var description: String { "\(reason) at line \(line), column \(column)" }
 }
 
 extension JSONValue {
@@ -33,7 +49,7 @@ private struct JSONTextParser {
     let bytes: [UInt8]
     var index = 0
 
-    func error(_ reason: String) -> JSONParseError { JSONParseError(reason: reason, offset: index) }
+    func error(_ reason: String) -> JSONParseError { JSONParseError(reason: reason, offset: index, in: bytes) }
 
     mutating func skipSpace() {
         while index < bytes.count, [0x20, 0x09, 0x0a, 0x0d].contains(bytes[index]) { index += 1 }
@@ -201,7 +217,7 @@ private struct JSONTextParser {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let value = Int(text) { return .int(value) }
-        guard let value = Double(text), value.isFinite else { throw JSONParseError(reason: "number \(text.prefix(40)) is out of range", offset: start) }
+        guard let value = Double(text), value.isFinite else { throw JSONParseError(reason: "number \(text.prefix(40)) is out of range", offset: start, in: bytes) }
         return .double(value)
     }
 }

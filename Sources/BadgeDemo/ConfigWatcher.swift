@@ -178,7 +178,7 @@ final class ConfigWatcher {
 
     private func readEvents() {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        var touched = false, rearm = false
+        var touched = false, rearm = false, onlyCreated = true
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
@@ -200,12 +200,25 @@ final class ConfigWatcher {
                 } else if names.contains(eventName) {
                     touched = true
                     rearm = true
+                    if mask & UInt32(IN_CREATE) == 0 { onlyCreated = false }
                 }
             }
         }
         // A folder that appeared may already hold the file (`mkdir -p` then a copy, before the
         // new watch existed): a changed set of watches counts as a change.
-        if rearm, arm() { touched = true }
+        if rearm, arm() {
+            touched = true
+            onlyCreated = false
+        }
+        // A file just created and still empty is being written: its writer's close (IN_CLOSE_WRITE)
+        // follows, and reading it now would report "not valid JSON" for a file that is fine.
+        if touched, onlyCreated, Self.isEmptyRegularFile(path) { return }
         if touched { onChange?() }
+    }
+
+    /// Whether `path` (its links followed) is a regular file with nothing in it yet.
+    private static func isEmptyRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size == 0
     }
 }

@@ -28,3 +28,22 @@ import Testing
         #expect(throws: JSONParseError.self) { try JSONValue.parse([0x22, 0xff, 0x22]) }
     }
 }
+
+@Suite struct JSONErrorPlaceTests {
+    @Test("An error names its line and column as an editor counts them, characters not bytes")
+    func lineAndColumn() {
+        let text = "{\n  \"théme\": \"dark\",\n  \"buttons\" []\n}"
+        do {
+            _ = try JSONValue.parse(Array(text.utf8))
+            Issue.record("accepted")
+        } catch {
+            #expect(error.line == 3 && error.column == 13, "\(error)")
+            #expect(error.description == "expected ':' after an object key at line 3, column 13", "\(error)")
+        }
+        do {
+            _ = try JSONValue.parse(Array("é x".utf8))
+        } catch {
+            #expect(error.line == 1 && error.column == 1)
+        }
+    }
+}

@@ -87,6 +87,26 @@ struct ConfigReloadTests {
                 "\(reloaded)")
     }
 
+    @Test("A file being written (created, then filled) is read once it is whole: no spurious 'not valid JSON'")
+    func aFileBeingWrittenIsReadWhole() throws {
+        let (home, file) = try Self.folder("creating")
+        let s = try DemoSession("config-creating", environment: ["XDG_CONFIG_HOME": home])
+        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(fd >= 0)
+        try s.sync()  // the app has seen the new, empty file
+        try s.sync()
+        _ = Array(Self.two.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let reloaded = try s.app.readEvent(named: "config", timeout: 5)
+        #expect(reloaded["buttons"]?.array?.compactMap(\.string) == ["mail", "bell"])
+        #expect(!s.app.stderrText.contains("not valid JSON"), "\(s.app.stderrText)")
+        // A file emptied on purpose and saved still says what is wrong.
+        let again = open(file, O_WRONLY | O_TRUNC)
+        close(again)
+        let error = try s.app.readEvent(named: "error", timeout: 5) { $0["source"]?.string == "config" }
+        #expect((error["reason"]?.string ?? "").contains("line 1, column 1"), "\(error)")
+    }
+
     @Test("SIGHUP reads the config file again; a removed file keeps the toolbar")
     func sighupReloads() throws {
         let (home, file) = try Self.folder("hup")
