@@ -128,12 +128,12 @@ extension DemoApplication {
             instanceLock = lock
             socket = server
             if let problem {
-                StandardError.write("badge-demo: \(problem)")
+                socketWarning = problem
                 socketStatus = .object([("status", .string("off")), ("reason", .string(problem)), ("profile", .string(profile.name))])
             }
             server?.allowsRoot = allowsRoot
         case .alone(let reason):
-            if let reason { StandardError.write("badge-demo: \(reason)") }
+            socketWarning = reason
             socketStatus = .object([("status", .string("off")), ("reason", .string(reason ?? "offscreen"))])
         case .handOver, .refused:
             break
@@ -143,6 +143,11 @@ extension DemoApplication {
     /// Serves the control socket bound at start (from the first frame on: clients that came
     /// earlier wait in its backlog).
     func startSocket() {
+        // Said once the window is up: without a display, the display's error is the first line.
+        if let warning = socketWarning {
+            StandardError.write("badge-demo: \(warning)")
+            socketWarning = nil
+        }
         guard let server = socket, server.onLine == nil else { return }
         server.onLine = { [weak self, weak server] client, line in
             guard let self, let server else { return }

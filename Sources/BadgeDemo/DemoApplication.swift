@@ -48,6 +48,8 @@ final class DemoApplication {
     var launcher: ProgramLauncher?
     /// Whether root may use the control socket (the config's `"control": {"allowRoot": true}`).
     var allowsRoot = false
+    /// Why there is no control socket, said once the window is up.
+    var socketWarning: String?
     /// Where the socket is, or why there is none (for `state`).
     var socketStatus: JSONValue = .object([("status", .string("starting"))])
     var dock: LauncherEntry?

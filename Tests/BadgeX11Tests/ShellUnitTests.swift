@@ -201,6 +201,18 @@ import Testing
 }
 
 @Suite struct DesktopLocaleTests {
+    @Test("Catalogues: installed share/locale first; an uninstalled binary in .build finds .build/locale")
+    func localeDirectory() {
+        let installed = DesktopLocale.localeDirectory(forExecutable: "/usr/local/bin/badge-demo") { $0 == "/usr/local/share/locale" }
+        #expect(installed == "/usr/local/share/locale")
+        let built = DesktopLocale.localeDirectory(forExecutable: "/src/badgekit/.build/x86_64-unknown-linux-gnu/release/badge-demo") {
+            $0 == "/src/badgekit/.build/locale"
+        }
+        #expect(built == "/src/badgekit/.build/locale")
+        let neither = DesktopLocale.localeDirectory(forExecutable: "/opt/x/bin/badge-demo") { _ in false }
+        #expect(neither == "/opt/x/share/locale")
+    }
+
     @Test func translatedFormatsAreFilledWithoutPrintf() {
         #expect(DesktopLocale.substitute("%s unread", ["3"]) == "3 unread")
         #expect(DesktopLocale.substitute("%1$s、%2$s", ["メール", "未読 3 件"]) == "メール、未読 3 件")

@@ -27,6 +27,21 @@ struct WindowLifecycleTests {
         #expect(try s.state().title == "(16) Badges")
     }
 
+    @Test("No DISPLAY and no XDG_RUNTIME_DIR: the display's error is the first line, and the exit status 1")
+    func noDisplayIsTheFirstLine() throws {
+        let home = try Artifacts.path(for: "no-display-\(getpid())")
+        removeTree(home)
+        #expect(mkdir(home, 0o700) == 0)
+        defer { removeTree(home) }
+        let app = try ChildProcess(executable: try BuiltProducts.executable(named: "badge-demo"), arguments: ["--no-state"],
+                                   environment: .inherited(adding: ["HOME": home, "XDG_STATE_HOME": home],
+                                                           removing: ["DISPLAY", "XDG_RUNTIME_DIR", "WAYLAND_DISPLAY"]),
+                                   stdin: .null)
+        #expect(app.waitForExit(timeout: 10) == .exited(1))
+        let first = app.stderrText.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.hasPrefix("badge-demo: no display: DISPLAY is not set"), "\(app.stderrText)")
+    }
+
     @Test("WM_DELETE_WINDOW exits with status 0")
     func deleteWindowExits() throws {
         let s = try DemoSession("delete")

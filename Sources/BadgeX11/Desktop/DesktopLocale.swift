@@ -158,17 +158,30 @@ public struct DesktopLocale: Sendable {
         return code.isEmpty ? nil : String(code).lowercased()
     }
 
-    /// `share/locale` beside the executable's `bin` folder, or `BADGEKIT_LOCALEDIR`.
+    /// `BADGEKIT_LOCALEDIR`, else `share/locale` beside the executable's `bin` folder (installed),
+    /// else, for a binary still in a package's `.build` folder, the `.build/locale` that `make`
+    /// fills (an uninstalled release binary ran in English without a word).
     static func defaultLocaleDirectory() -> String? {
         if let directory = Environment.value("BADGEKIT_LOCALEDIR") { return directory }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
         let executable = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return localeDirectory(forExecutable: executable, isFolder: { path in
+            var info = stat()
+            return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        })
+    }
+
+    /// Where the catalogues of the program at `executable` are: see ``defaultLocaleDirectory()``.
+    static func localeDirectory(forExecutable executable: String, isFolder: (String) -> Bool) -> String? {
         var parts = executable.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count >= 3 else { return nil }
+        let build = parts.lastIndex(of: ".build").map { parts[...$0].joined(separator: "/") + "/locale" }
         parts.removeLast(2)
-        return parts.joined(separator: "/") + "/share/locale"
+        let installed = parts.joined(separator: "/") + "/share/locale"
+        if !isFolder(installed), let build, isFolder(build) { return build }
+        return installed
     }
 }
 
