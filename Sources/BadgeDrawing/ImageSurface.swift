@@ -1,3 +1,4 @@
+import BadgeCore
 import CCairo
 
 /// An in-memory ARGB32 Cairo image: the off-screen target for screenshots, goldens and benchmarks.
@@ -128,5 +129,29 @@ extension ImageSurface {
         let value = UInt32(alpha) << 24 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
         UnsafeMutableRawPointer(data + y * stride + x * 4).storeBytes(of: value, as: UInt32.self)
         cairo_surface_mark_dirty_rectangle(surface, Int32(x), Int32(y), 1, 1)
+    }
+}
+
+extension ImageSurface {
+    /// The mean colour of the image's pixels (alpha ignored): what a tray's background looks like.
+    public var averageColor: Color {
+        var red = 0.0, green = 0.0, blue = 0.0
+        let count = Double(max(width * height, 1))
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = pixel(x: x, y: y)
+                red += Double(p.red)
+                green += Double(p.green)
+                blue += Double(p.blue)
+            }
+        }
+        return Color(red: red / count / 255, green: green / count / 255, blue: blue / count / 255)
+    }
+
+    /// The relative luminance of ``averageColor`` (0 black … 1 white, Rec. 709 weights on the
+    /// sRGB values): below 0.5 the image is dark, and light marks read on it.
+    public var averageLuminance: Double {
+        let color = averageColor
+        return 0.2126 * color.red + 0.7152 * color.green + 0.0722 * color.blue
     }
 }

@@ -9,7 +9,8 @@ import CCairo
 /// corner, kept inside the icon (at tray sizes it covers that corner), and ``BadgeRenderer`` paints
 /// it, with its ring cut out of the icon underneath. Its lengths follow the icon's size, and
 /// everything is placed on whole device pixels, so the icon is crisp at every size and scale.
-/// Below 20 logical pixels a count above 9 shows as "9+"; from 20 pixels on, above 99 as "99+".
+/// Below 20 logical pixels a count above 9 shows as "9+"; below 32, a count above 99 shows as "9+"
+/// too (a "99+" hid the whole bell); from 32 pixels on, above 99 as "99+".
 /// The icon is drawn from the library's prerendered masks where one is close to the size
 /// (``IconLibrary/prerenderedSide(of:atMost:)``), so a tray icon does not load librsvg.
 ///
@@ -35,13 +36,25 @@ public final class TrayIconRenderer {
     /// largest centred square holds the icon in `theme`'s foreground colour, on `background` (nil:
     /// transparent, for a tray that composites). A count of 0 or less draws the icon alone.
     /// Throws when cairo cannot draw or the text cannot be shaped.
+    /// With `backdrop` (the tray's own pixels behind the icon, read back from the screen), the icon
+    /// is drawn over them, so it sits on the bar's colour or picture instead of a square of its own.
     public func image(width: Int, height: Int, scale: Double = 1, count: Int, theme: Theme,
-                      background: Color? = nil) throws -> ImageSurface {
+                      background: Color? = nil, backdrop: ImageSurface? = nil) throws -> ImageSurface {
         let image = try ImageSurface(width: max(width, 1), height: max(height, 1))
         try text.load()
         let scale = scale.isFinite && scale > 0 ? scale : 1
+        let surface = backdrop?.averageColor ?? background ?? theme.background
         try image.draw { context in
-            if let background { context.paint(background) }
+            if let backdrop {
+                context.withUnsafeHandle { cr in
+                    backdrop.withUnsafeSurface { source in
+                        cairo_set_source_surface(cr, source, 0, 0)
+                        cairo_paint(cr)
+                    }
+                }
+            } else if let background {
+                context.paint(background)
+            }
             let side = Double(min(image.width, image.height))
             // The square, on whole device pixels, in logical units.
             let square = Rect(x: ((Double(image.width) - side) / 2).rounded(.down) / scale,
@@ -57,7 +70,7 @@ public final class TrayIconRenderer {
                 cairo_pop_group_to_source(cr)
                 cairo_paint(cr)
             }
-            renderer.draw(presentation, style: badge.style, surface: background ?? theme.background, ringIsCutOut: true, in: context)
+            renderer.draw(presentation, style: badge.style, surface: surface, ringIsCutOut: true, in: context)
         }
         return image
     }
@@ -74,10 +87,12 @@ public final class TrayIconRenderer {
         return style
     }
 
-    /// How the count is written for an icon `side` logical pixels square ("9+" below 20 pixels).
-    package static func format(side: Double) -> BadgeFormat {
+    /// How `count` is written for an icon `side` logical pixels square: "9+" above 9 below 20
+    /// pixels; below 32, two digits up to 99 and "9+" above (a "99+" badge would cover the whole
+    /// icon there; the tooltip has the number); from 32 pixels on, "99+" above 99.
+    package static func format(side: Double, count: Int = 0) -> BadgeFormat {
         var format = BadgeFormat()
-        format.maximumCount = side < 20 ? 9 : 99
+        format.maximumCount = side < 20 || (side < 32 && count > 99) ? 9 : 99
         return format
     }
 
@@ -97,7 +112,7 @@ public final class TrayIconRenderer {
 
     private func badgeController(count: Int, in square: Rect, scale: Double) -> BadgeController {
         let badge = BadgeController(accessibilityLabel: "", content: count > 0 ? .count(count) : .none,
-                                    format: Self.format(side: square.width), style: Self.style(side: square.width, scale: scale),
+                                    format: Self.format(side: square.width, count: count), style: Self.style(side: square.width, scale: scale),
                                     clock: clock, measurer: text)
         badge.reducesMotion = true
         badge.layout(host: square, bounds: square, direction: .leftToRight, scale: scale)

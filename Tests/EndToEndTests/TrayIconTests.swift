@@ -175,5 +175,17 @@ struct PolybarTrayTests {
             try s.x.capture(window: icon).forEachPixel { _, _, p in if isBadgeRed(p) { red += 1 } }
         } while red <= 10 && !deadline.hasPassed
         #expect(red > 10, "the icon in polybar's tray shows the red badge of the total")
+        // On polybar's dark tray (#222222, no alpha visual): the bar's own colour around the icon,
+        // never a light square, and a light bell that reads on it.
+        let image = try s.x.capture(window: icon)
+        var corners: [(UInt8, UInt8, UInt8)] = []
+        var light = 0
+        image.forEachPixel { x, y, p in
+            if (x == 0 || x == image.width - 1) && y == image.height - 1 { corners.append((p.r, p.g, p.b)) }
+            if p.r > 180 && p.g > 180 && p.b > 180 { light += 1 }
+        }
+        #expect(corners.allSatisfy { $0 == (0x22, 0x22, 0x22) }, "the tray's colour behind the icon: \(corners)")
+        #expect(light > 10, "a light bell on the dark tray")
+        try image.writePPM(to: try Artifacts.path(for: "polybar-tray-icon.ppm"))
     }
 }

@@ -74,7 +74,9 @@ public final class TrayIcon {
         self.xembed = xembed
         xembed.name = itemTitle
         xembed.requestedSide = Int((22 * host.scale).rounded())
-        xembed.draw = { [weak self] width, height, transparent in self?.image(width: width, height: height, transparent: transparent) }
+        xembed.draw = { [weak self] width, height, transparent, backdrop in
+            self?.image(width: width, height: height, transparent: transparent, backdrop: backdrop)
+        }
         xembed.onPress = { [weak self] button in if button == 1 { self?.onActivate?() } }
         xembed.onHover = { [weak self] inside in self?.hover(inside) }
         xembed.onChange = { [weak self] in self?.reportChange() }
@@ -181,9 +183,16 @@ public final class TrayIcon {
 
     // MARK: Drawing
 
-    private func image(width: Int, height: Int, transparent: Bool) -> ImageSurface? {
-        try? renderer.image(width: width, height: height, scale: host?.scale ?? 1, count: total, theme: theme,
-                            background: transparent ? nil : theme.background)
+    /// The icon for the tray: over the tray's own pixels when they can be read (a dark bar gets a
+    /// light bell: the theme follows the backdrop's brightness), else transparent, else on the theme's background.
+    private func image(width: Int, height: Int, transparent: Bool, backdrop: ImageSurface?) -> ImageSurface? {
+        if let backdrop {
+            let shown: Theme = backdrop.averageLuminance < 0.5 ? .dark : .light
+            return try? renderer.image(width: width, height: height, scale: host?.scale ?? 1, count: total, theme: shown,
+                                       backdrop: backdrop)
+        }
+        return try? renderer.image(width: width, height: height, scale: host?.scale ?? 1, count: total, theme: theme,
+                                   background: transparent ? nil : theme.background)
     }
 
     private func pixmaps() -> [(side: Int, argb: [UInt8])] {

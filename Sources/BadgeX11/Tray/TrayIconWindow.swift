@@ -44,7 +44,9 @@ package final class TrayIconWindow {
         height = side
         parent = x.root
         var mask = XCB_CW_BACK_PIXMAP.rawValue | XCB_CW_EVENT_MASK.rawValue
-        var values: [UInt32] = [UInt32(XCB_BACK_PIXMAP_NONE.rawValue), Self.eventMask]
+        // Without alpha, the window shows its parent's background (ParentRelative): the tray's
+        // colour or picture, read back under the icon (``backdrop()``).
+        var values: [UInt32] = [UInt32(XCB_BACK_PIXMAP_PARENT_RELATIVE.rawValue), Self.eventMask]
         if let argb = trayVisual.flatMap({ Self.alphaVisual($0, connection: x) }) {
             visual = argb
             hasAlpha = true
@@ -125,6 +127,35 @@ package final class TrayIconWindow {
         width = w
         height = h
         return true
+    }
+
+    /// The tray's own pixels behind the icon, for a window without alpha: the window cleared to its
+    /// parent's background and read back, as opaque ARGB. Nil with alpha (the tray composites),
+    /// when the window is not viewable yet (GetImage refuses), or when its pixels are not cairo's.
+    package func backdrop() -> ImageSurface? {
+        guard exists, !hasAlpha, visual.format.matchesCairo, let image = try? ImageSurface(width: width, height: height) else { return nil }
+        xcb_clear_area(x.handle, 0, window, 0, 0, 0, 0)
+        let cookie = xcb_get_image(x.handle, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, 0, 0,
+                                   UInt16(clamping: width), UInt16(clamping: height), UInt32.max)
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        guard let reply = xcb_get_image_reply(x.handle, cookie, &error) else {
+            free(error)
+            return nil
+        }
+        defer { free(reply) }
+        let length = Int(xcb_get_image_data_length(reply))
+        guard let data = xcb_get_image_data(reply), length >= width * height * 4 else { return nil }
+        let rowBytes = length / max(height, 1)
+        for row in 0..<height {
+            for column in 0..<width {
+                let at = row * rowBytes + column * 4
+                // The format matches cairo's: each pixel is a word in the machine's order, 0xXXRRGGBB.
+                let pixel = UnsafeRawPointer(data).loadUnaligned(fromByteOffset: at, as: UInt32.self)
+                image.setPixel(x: column, y: row, alpha: 255, red: UInt8(truncatingIfNeeded: pixel >> 16),
+                               green: UInt8(truncatingIfNeeded: pixel >> 8), blue: UInt8(truncatingIfNeeded: pixel))
+            }
+        }
+        return image
     }
 
     /// Copies `image` (the window's size) to the window.

@@ -29,7 +29,8 @@ package final class XEmbedTray: EventTaker {
     }
 
     /// The image for a window of `width` × `height` device pixels, with alpha when `transparent`.
-    package var draw: ((_ width: Int, _ height: Int, _ transparent: Bool) -> ImageSurface?)?
+    /// `backdrop` is the tray's own pixels behind a window without alpha (nil: transparent, or unknown).
+    package var draw: ((_ width: Int, _ height: Int, _ transparent: Bool, _ backdrop: ImageSurface?) -> ImageSurface?)?
     /// Called with the X button number of a press on the icon.
     package var onPress: ((UInt8) -> Void)?
     /// Called when the pointer enters (true) or leaves (false) the docked icon.
@@ -61,6 +62,8 @@ package final class XEmbedTray: EventTaker {
     private let x: XConnection
     private let atoms: TrayAtoms
     private var image: ImageSurface?
+    /// The last image was drawn without the tray's pixels behind it, though the window has no alpha.
+    private var imageLacksBackdrop = false
 
     /// Follows the tray of `connection`'s screen (nothing is docked until ``wantsDock``).
     package init(connection x: XConnection) throws(X11Error) {
@@ -75,7 +78,10 @@ package final class XEmbedTray: EventTaker {
     /// Draws the icon again (its count changed) and copies it to the window.
     package func redraw() {
         guard let icon else { return }
-        image = draw?(icon.width, icon.height, icon.hasAlpha)
+        let backdrop = icon.hasAlpha ? nil : icon.backdrop()
+        image = draw?(icon.width, icon.height, icon.hasAlpha, backdrop)
+        // Drawn before the window could be read back (not viewable yet): drawn again at its Expose.
+        imageLacksBackdrop = !icon.hasAlpha && backdrop == nil
         if let image { icon.present(image) }
         try? x.flush()
     }
@@ -129,7 +135,11 @@ package final class XEmbedTray: EventTaker {
             }
         case XCB_EXPOSE:
             if event.withEvent(as: xcb_expose_event_t.self, { $0.count }) == 0 {
-                if let image, image.width == icon.width, image.height == icon.height { icon.present(image) } else { redraw() }
+                if let image, image.width == icon.width, image.height == icon.height, !imageLacksBackdrop {
+                    icon.present(image)
+                } else {
+                    redraw()
+                }
             }
         case XCB_BUTTON_PRESS:
             onHover?(false)
