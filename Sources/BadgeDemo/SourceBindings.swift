@@ -151,22 +151,11 @@ final class SourceBindings {
 
     /// Shows `binding`'s source's reading in place of what overrode it.
     private func endOverride(_ binding: Binding) {
-        guard let host, let button = toolbar.button(id: binding.buttonID) else { return }
+        guard let button = toolbar.button(id: binding.buttonID) else { return }
         binding.overriddenBy = nil
-        let reading = binding.source.reading
-        let shown = reading.content.map(Self.badgeContent) ?? .none
-        if button.badge.value != shown || button.badge.isBlinking {
-            host.change(button, cause: .source) { $0.value = shown }
-        }
-        button.badge.sourceDescription = Self.describe(reading)
-        button.badge.confidence = reading.isStale ? .stale : .current
-    }
-
-    /// Where a reading comes from, with why it cannot be trusted when it is stale: the tooltip and
-    /// the screen reader say "from command ci-status: exited with status 3, not up to date".
-    static func describe(_ reading: SourceReading) -> String {
-        guard reading.isStale, let error = reading.error, !error.isEmpty else { return reading.description }
-        return "\(reading.description): \(error)"
+        let badge = button.badge
+        show(SourceBindingPolicy.endingOverride(with: binding.source.reading, value: badge.value, blinking: badge.isBlinking),
+             on: button, binding: binding)
     }
 
     /// The toolbar was replaced (config reload): bindings of buttons that are gone stop.
@@ -184,37 +173,31 @@ final class SourceBindings {
         bindings.removeAll()
     }
 
-    /// Shows `reading` on `binding`'s badge: its value, where it comes from and how far it can be
-    /// trusted change together, in one change through the funnel (cause `source`), so every output
-    /// sees them as one state: a restored count confirmed by a new value is never announced as
-    /// "last session", and a source going stale is a change like any other.
+    /// Shows `reading` on `binding`'s badge (``SourceBindingPolicy``): its value, where it comes
+    /// from and how far it can be trusted change together, in one change through the funnel (cause
+    /// `source`), so every output sees them as one state: a restored count confirmed by a new value
+    /// is never announced as "last session", and a source going stale is a change like any other.
     private func apply(_ reading: SourceReading, to binding: Binding) {
-        guard let host, let button = toolbar.button(id: binding.buttonID) else { return }
-        if binding.optional && !binding.applied && reading.content == nil { return }
-        binding.overriddenBy = nil
+        guard let button = toolbar.button(id: binding.buttonID) else { return }
         let badge = button.badge
-        let description = Self.describe(reading)
-        // A failing source keeps what it showed last (in the stale style), whatever it reports.
-        var shown: BadgeContent?
-        if let content = reading.content, !(reading.isStale && binding.applied) {
-            binding.applied = true
-            let value = Self.badgeContent(content)
-            if badge.value != value || badge.isBlinking { shown = value }
-        }
-        let confidence: BadgeConfidence = reading.isStale ? .stale
-            : reading.content == nil ? (badge.confidence == .lastSession ? .lastSession : .current) : .current
-        guard shown != nil || confidence != badge.confidence || description != badge.sourceDescription else { return }
-        host.change(button, cause: .source) { badge in
-            badge.sourceDescription = description
-            badge.confidence = confidence
-            if let shown { badge.value = shown }
-        }
+        guard let outcome = SourceBindingPolicy.outcome(of: reading, value: badge.value, blinking: badge.isBlinking,
+                                                        confidence: badge.confidence, applied: binding.applied,
+                                                        optional: binding.optional) else { return }
+        binding.overriddenBy = nil
+        show(outcome, on: button, binding: binding)
     }
 
-    /// A count of 0 shows no badge.
-    static func badgeContent(_ content: BadgeContent) -> BadgeContent {
-        if case .count(0) = content { return .none }
-        return content
+    /// Applies `outcome` in one change, when anything a listener sees changes.
+    private func show(_ outcome: SourceBindingPolicy.Outcome, on button: ToolbarButton, binding: Binding) {
+        guard let host else { return }
+        binding.applied = binding.applied || outcome.applied
+        let badge = button.badge
+        guard outcome.value != nil || outcome.confidence != badge.confidence || outcome.description != badge.sourceDescription else { return }
+        host.change(button, cause: .source) { badge in
+            badge.sourceDescription = outcome.description
+            badge.confidence = outcome.confidence
+            if let value = outcome.value { badge.value = value }
+        }
     }
 
     private func setDoNotDisturb(_ on: Bool) {

@@ -24,6 +24,12 @@ struct NotificationStartTests {
     }
 
     /// Sends `n` notifications, each with a text of its own (dunst stacks identical ones into one).
+    /// No daemon yet, and the bell's source is watching for one (not current, never a confident 0).
+    static func watching(_ state: AppState) throws -> Bool {
+        let bell = try state.button("bell")
+        return bell.json["confidence"]?.string == "stale" && bell.json["source"]?["error"]?.string?.contains("watching for one") == true
+    }
+
     static func notify(_ n: Int, bus: SessionBus) throws {
         for _ in 1...n {
             let child = try ChildProcess(executable: "notify-send", arguments: ["-u", "critical", "message \(Self.serial.add(1, ordering: .relaxed).newValue)"],
@@ -44,7 +50,7 @@ struct NotificationStartTests {
     func dunstAfterTheApp() throws {
         let bus = try SessionBus()
         let (s, _) = try Self.session("notify-after", bus: bus)
-        var state = try SourceBindingTests.waitFor(s, "no daemon yet: not current") { try $0.button("bell").json["confidence"]?.string == "stale" }
+        var state = try SourceBindingTests.waitFor(s, "no daemon yet: not current") { try Self.watching($0) }
         #expect(try state.button("bell").badge != nil, "the unknown mark, never a confident nothing")
         var dunst = try Self.daemon("dunst", display: s.server.display, bus: bus)
         defer { dunst.kill(SIGKILL); dunst.waitForExit(timeout: 5) }
@@ -55,7 +61,7 @@ struct NotificationStartTests {
         // Restarted: the new daemon shows none of the old ones; its own are counted from the first.
         dunst.kill(SIGTERM)
         #expect(dunst.waitForExit(timeout: 10) != nil)
-        _ = try SourceBindingTests.waitFor(s, "the daemon left: not current") { try $0.button("bell").json["confidence"]?.string == "stale" }
+        _ = try SourceBindingTests.waitFor(s, "the daemon left: not current") { try Self.watching($0) }
         dunst = try Self.daemon("dunst", display: s.server.display, bus: bus)
         try Self.notify(2, bus: bus)
         state = try SourceBindingTests.waitFor(s, "the new daemon's two") { try $0.button("bell").count == 2 }
@@ -67,7 +73,7 @@ struct NotificationStartTests {
     func genericDaemonAfterTheApp() throws {
         let bus = try SessionBus()
         let (s, _) = try Self.session("notify-generic-after", bus: bus)
-        _ = try SourceBindingTests.waitFor(s, "no daemon yet") { try $0.button("bell").json["confidence"]?.string == "stale" }
+        _ = try SourceBindingTests.waitFor(s, "no daemon yet") { try Self.watching($0) }
         let daemon = try Self.daemon(Self.genericDaemon, arguments: ["--replace"], display: s.server.display, bus: bus)
         defer { daemon.kill(SIGKILL); daemon.waitForExit(timeout: 5) }
         try Self.notify(4, bus: bus)
@@ -93,7 +99,7 @@ struct NotificationStartTests {
             }
         }
         services.write("display", s.server.display)
-        _ = try SourceBindingTests.waitFor(s, "no daemon yet") { try $0.button("bell").json["confidence"]?.string == "stale" }
+        _ = try SourceBindingTests.waitFor(s, "no daemon yet") { try Self.watching($0) }
         try Self.notify(1, bus: bus)
         var state = try SourceBindingTests.waitFor(s, "the notification that started dunst is counted") { try $0.button("bell").count == 1 }
         try Self.notify(2, bus: bus)

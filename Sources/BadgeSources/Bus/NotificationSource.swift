@@ -38,6 +38,11 @@ public final class NotificationSource: BadgeSource {
     private let address: String
     private let query: BusSourceConnection
     private var monitor: BusSourceConnection?
+    /// The daemon the monitor's rules name (nil: any, while no daemon is on the bus, so a daemon
+    /// that appears later, or is started by D-Bus activation, is watched from its first notification).
+    private var monitorDaemon: String?
+    /// The monitor being replaced: it keeps watching until the new one monitors, so nothing passes unseen.
+    private var standby: BusSourceConnection?
     private var started = false
     /// The daemon's unique name on the bus.
     private var owner: String?
@@ -85,23 +90,25 @@ public final class NotificationSource: BadgeSource {
 
     public var descriptors: [Int32] {
         guard started else { return [] }
-        return query.descriptors + (monitor?.descriptors ?? [])
+        return query.descriptors + (monitor?.descriptors ?? []) + (standby?.descriptors ?? [])
     }
 
     public func handle(readable descriptor: Int32) {
         if query.descriptors.contains(descriptor) { query.handleReadable() }
         if let monitor, monitor.descriptors.contains(descriptor) { monitor.handleReadable() }
+        if let standby, standby.descriptors.contains(descriptor) { standby.handleReadable() }
     }
 
     public var timeUntilDue: Double? {
         guard started else { return nil }
-        let times = [query.timeUntilDue, monitor?.timeUntilDue].compactMap { $0 }
+        let times = [query.timeUntilDue, monitor?.timeUntilDue, standby?.timeUntilDue].compactMap { $0 }
         return times.min()
     }
 
     public func handleDeadline() {
         query.handleDeadline()
         monitor?.handleDeadline()
+        standby?.handleDeadline()
     }
 
     public func refresh() {
@@ -112,6 +119,8 @@ public final class NotificationSource: BadgeSource {
         started = false
         monitor?.close()
         monitor = nil
+        standby?.close()
+        standby = nil
         query.close()
     }
 
@@ -135,14 +144,16 @@ public final class NotificationSource: BadgeSource {
         }
     }
 
+    /// The error while no daemon is on the bus and the monitor waits for one.
+    static let noDaemonWatching = "no notification daemon on the session bus (watching for one: its first notification will count)"
+
     private func noDaemon() {
         owner = nil
-        monitoring = false
         serverName = nil
-        monitor?.close()
-        monitor = nil
+        // The daemon's notifications went with it; the next one is watched for from now on.
         shown.removeAll()
         pendingNotify.removeAll()
+        watchTraffic(of: nil)
         setDoNotDisturb(false)
         var none = SourceReading(content: reading.content, description: "notifications", updated: reading.updated,
                                  error: "no notification daemon on the session bus", isStale: true)
@@ -222,19 +233,37 @@ public final class NotificationSource: BadgeSource {
     // MARK: The traffic (a monitor connection)
 
     /// Watches the daemon's traffic on a monitor connection of its own (a monitor may send nothing,
-    /// so it cannot be the connection that asks questions). Made again for a new daemon.
-    private func watchTraffic(of daemon: String) {
-        monitor?.close()
-        monitoring = false
-        shown.removeAll()
-        pendingNotify.removeAll()
-        guard let connection = try? BusSourceConnection(address: address, label: "the session bus (notification monitor)") else { return }
+    /// so it cannot be the connection that asks questions). With `daemon` nil (none on the bus) the
+    /// rules name no sender, so the first notification of a daemon that appears, or that D-Bus
+    /// activation starts for it, is seen; the replies are paired with their calls all the same.
+    /// A new monitor replaces the old one only once it monitors: the old one watches until then.
+    private func watchTraffic(of daemon: String?) {
+        if monitor != nil, monitorDaemon == daemon { return }
+        if let previous = monitorDaemon, previous != daemon {
+            // Another daemon: the old one's notifications are not the new one's, and the old
+            // monitor's rules do not see the new one's replies.
+            shown.removeAll()
+            pendingNotify.removeAll()
+            monitoring = false
+        } else if monitor == nil {
+            monitoring = false
+        }
+        standby?.close()
+        standby = monitor
+        monitor = nil
+        monitorDaemon = daemon
+        guard let connection = try? BusSourceConnection(address: address, label: "the session bus (notification monitor)") else {
+            monitor = standby
+            standby = nil
+            return
+        }
         monitor = connection
+        let returns = daemon.map { "type='method_return',sender='\($0)'" } ?? "type='method_return'"
         let rules = [
             "type='method_call',interface='\(Self.daemonName)',member='Notify'",
             "type='method_call',interface='\(Self.daemonName)',member='CloseNotification'",
             "type='method_call',interface='\(Self.dunstInterface)'",
-            "type='method_return',sender='\(daemon)'",
+            returns,
             "type='signal',interface='\(Self.daemonName)',member='NotificationClosed'",
         ]
         connection.bus.whenReady { [weak self, weak connection] _ in
@@ -243,27 +272,40 @@ public final class NotificationSource: BadgeSource {
                 // Monitoring from now on: what passed before it began is read once more (dunst's
                 // count); a refusal leaves dunst's count to the traffic the query connection sees,
                 // and the generic count unknown.
-                guard let self else { return }
+                guard let self, self.monitor === connection else { return }
                 guard reply != nil else {
-                    if !self.usesDunstCount { self.fail("the session bus does not let this badge watch the notifications (BecomeMonitor was refused)") }
+                    if !self.usesDunstCount, self.serverName != nil {
+                        self.fail("the session bus does not let this badge watch the notifications (BecomeMonitor was refused)")
+                    }
                     return
                 }
                 self.monitoring = true
+                self.standby?.close()
+                self.standby = nil
+                guard self.serverName != nil else {
+                    // Watching for a daemon: its first notification will count.
+                    if self.owner == nil { self.fail(Self.noDaemonWatching) }
+                    return
+                }
                 if self.usesDunstCount { self.readDunst() } else { self.publishShown() }
             }
         }
         connection.bus.listen { [weak self] message in self?.observe(message, daemon: daemon) }
     }
 
-    private func observe(_ message: DBusMessage, daemon: String) {
+    private func observe(_ message: DBusMessage, daemon: String?) {
         switch message.kind {
         case .methodCall where message.interface == Self.daemonName && message.member == "Notify":
             guard let caller = message.sender else { return }
             let replaces = message.body.count > 1 ? UInt32(clamping: message.body[1].integerValue ?? 0) : 0
             pendingNotify["\(caller) \(message.serial)"] = (counts(message), replaces)
-        case .methodReturn where message.sender == daemon:
+        case .methodReturn where daemon == nil || message.sender == daemon:
             // Our own questions' answers (dunst's counts) are not traffic.
             guard message.destination != query.bus.uniqueName else { return }
+            // Watching every reply (no daemon yet): only a Notify's reply is the daemon's traffic.
+            if daemon == nil, !(message.destination.flatMap { caller in message.replySerial.map { pendingNotify["\(caller) \($0)"] != nil } } ?? false) {
+                return
+            }
             if let caller = message.destination, let serial = message.replySerial,
                let call = pendingNotify.removeValue(forKey: "\(caller) \(serial)"),
                let id = message.body.first?.integerValue.map({ UInt32(clamping: $0) }) {
@@ -278,7 +320,7 @@ public final class NotificationSource: BadgeSource {
         case .signal where message.member == "NotificationClosed":
             // Only the daemon closes its notifications: anyone may send this signal, and a
             // stranger's would remove notifications that are still shown.
-            guard message.sender == daemon else { return }
+            guard let closer = daemon ?? owner, message.sender == closer else { return }
             if let id = message.body.first?.integerValue { shown.remove(UInt32(clamping: id)) }
             trafficPassed()
         case .methodCall:

@@ -1,0 +1,62 @@
+import BadgeCore
+import BadgeSources
+
+/// What a bound badge shows for a source's reading: the rules of ``SourceBindings`` as pure
+/// functions of the reading and what the badge shows now, so they are tested without a window.
+///
+/// - A reading with content sets the badge and makes it current; a count of 0 shows nothing.
+/// - A failing (stale) source keeps what it showed last, in the stale style; one that never gave a
+///   value shows nothing, stale (drawn as the unknown mark).
+/// - A reading without content (nothing known yet) keeps a restored value "last session".
+/// - An optional binding (the defaults without a config file) is left alone until its source has a value.
+/// - Ending an override shows the source's reading again at once, nothing when it has none.
+enum SourceBindingPolicy {
+    /// What the badge should become; nil fields stay as they are.
+    struct Outcome: Equatable {
+        /// The new content, when it changes.
+        var value: BadgeContent?
+        /// How far it can be trusted.
+        var confidence: BadgeConfidence
+        /// Where it comes from, for the tooltip and screen readers.
+        var description: String
+        /// Whether the binding now has shown a value of its source.
+        var applied: Bool
+    }
+
+    /// The badge after `reading`, given what it shows (`value`, `blinking`, `confidence`) and
+    /// whether the binding has `applied` a value before and is `optional`; nil: leave it alone.
+    static func outcome(of reading: SourceReading, value: BadgeContent, blinking: Bool, confidence: BadgeConfidence,
+                        applied: Bool, optional: Bool) -> Outcome? {
+        if optional && !applied && reading.content == nil { return nil }
+        var applied = applied
+        var shown: BadgeContent?
+        if let content = reading.content, !(reading.isStale && applied) {
+            applied = true
+            let target = badgeContent(content)
+            if value != target || blinking { shown = target }
+        }
+        let trust: BadgeConfidence = reading.isStale ? .stale
+            : reading.content == nil ? (confidence == .lastSession ? .lastSession : .current) : .current
+        return Outcome(value: shown, confidence: trust, description: describe(reading), applied: applied)
+    }
+
+    /// The badge when an override ends: the source's reading as it is, nothing when it has none.
+    static func endingOverride(with reading: SourceReading, value: BadgeContent, blinking: Bool) -> Outcome {
+        let target = reading.content.map(badgeContent) ?? .none
+        return Outcome(value: value != target || blinking ? target : nil, confidence: reading.isStale ? .stale : .current,
+                       description: describe(reading), applied: reading.content != nil)
+    }
+
+    /// A count of 0 shows no badge.
+    static func badgeContent(_ content: BadgeContent) -> BadgeContent {
+        if case .count(0) = content { return .none }
+        return content
+    }
+
+    /// Where a reading comes from, with why it cannot be trusted when it is stale: the tooltip and
+    /// the screen reader say "from command ci-status: exited with status 3, not up to date".
+    static func describe(_ reading: SourceReading) -> String {
+        guard reading.isStale, let error = reading.error, !error.isEmpty else { return reading.description }
+        return "\(reading.description): \(error)"
+    }
+}
