@@ -37,6 +37,8 @@ final class BadgeOrigins {
     }
 
     private var byID: [String: Origin] = [:]
+    /// The kind of the source bound to a button, if any ("maildir" …).
+    var sourceKind: (String) -> String? = { _ in nil }
 
     /// `id`'s origin (``Origin/hand`` for a button nobody described).
     func origin(of id: String) -> Origin { byID[id] ?? .hand }

@@ -34,6 +34,7 @@ extension DemoApplication {
             }
             service.onWarning = { StandardError.write("badge-demo: D-Bus: \($0)") }
             busService = service
+            board.observe(service)
         } catch {
             StandardError.write("badge-demo: no D-Bus interface: \(error)")
             busFailure = error.description

@@ -75,13 +75,13 @@ extension DemoApplication {
             socket?.allowsRoot = config.allowsRoot
             if socket?.onLine != nil { updateSocketStatus() }
         }
-        busService?.toolbarReplaced()
         if sources.theme == "config" || sources.theme == "default", let theme = config.theme {
             renderer.theme = theme
             sources.theme = "config"
+            board.apply(.theme(theme))
         }
         applyScaleConfig(config, host: host)
-        saved?.changed()
+        board.apply(.reload(newToolbar, config))
         publish(ControlEvents.configReloaded(cause: cause, buttons: newToolbar.buttons.map(\.id), warnings: config.warnings,
                                              state: state(of: host)))
     }

@@ -27,6 +27,7 @@ extension DemoApplication {
             made.warn = { StandardError.write("badge-demo: \($0)") }
             made.attach(to: loop)
             bindings = made
+            board.observe(made, at: .state)
         }
         made.quietChoices = quietChoices
         for binding in wanted {

@@ -5,8 +5,7 @@ import BadgeX11
 /// a tray or a StatusNotifierItem watcher is there (`--no-tray` turns it off). A click shows or
 /// hides the window.
 extension DemoApplication {
-    /// Starts the tray icon after the first frame, and follows the host's events for it (the
-    /// total, urgency and theme), after whatever else handles them.
+    /// Starts the tray icon after the first frame; it observes the board (the total, urgency and theme).
     func startTray(_ host: ToolbarHost) {
         guard tray == nil, !options.noTray else { return }
         let tray: TrayIcon
@@ -26,17 +25,9 @@ extension DemoApplication {
             self.control?.emit(.object([("event", .string("tray")), ("tray", Self.trayState(tray))]))
         }
         self.tray = tray
-        updateTray(host)
-        let previous = host.onEvent
-        host.onEvent = { [weak self, weak host] event in
-            previous?(event)
-            guard let self, let host else { return }
-            switch event {
-            case .badgeChanged, .windowStateChanged, .urgencyChanged: self.updateTray(host)
-            case .desktopSettingsChanged: self.tray?.theme = self.renderer.theme
-            default: break
-            }
-        }
+        let output = TrayOutput(tray: tray, host: host, title: identity.title)
+        output.update()
+        board.observe(output)
     }
 
     /// Shows the window and brings it to the front, or hides it when it is shown.
@@ -48,11 +39,6 @@ extension DemoApplication {
             host.activate()
         }
         try? host.connection.flush()
-    }
-
-    func updateTray(_ host: ToolbarHost) {
-        tray?.update(total: host.toolbar.totalCount, urgent: host.isUrgent,
-                     tooltip: TrayIcon.tooltip(for: host.toolbar, title: identity.title))
     }
 
     /// The `tray` field of `state`: "kind" (xembed, sni or none, "off" with --no-tray), "size"

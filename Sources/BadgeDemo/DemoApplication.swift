@@ -63,6 +63,8 @@ final class DemoApplication {
     var saved: SavedCounts?
     /// Where each button's value came from (the demo, the config, a source, by hand).
     let origins = BadgeOrigins()
+    /// Every change of the badges on its way out, to every output (Board/Board.swift).
+    let board = Board()
     /// Where the scale, theme and reduced motion in effect come from: "flag", "config", "desktop",
     /// "key" (reduced motion toggled with `r`) or "default".
     var sources = (scale: "default", theme: "default", reducedMotion: "default")
@@ -166,7 +168,11 @@ final class DemoApplication {
                 origins.set(button.id, BadgeOrigins.Origin(saved: entry.from))
             }
             self.saved = saved
+            board.observe(saved)
         }
+        origins.sourceKind = { [weak self] id in self?.bindings?.binding(of: id)?.config.kind }
+        board.observe(origins, at: .state)
+        board.observe(EventStreamOutput(publish: { [weak self] event in self?.publish(event) }))
     }
 
     /// Shows `content` on `badge` without an animation.
@@ -259,6 +265,7 @@ final class DemoApplication {
         guard dock == nil, let bus = host.sessionBus else { return }
         let dock = LauncherEntry(bus: bus, desktopFileID: identity.desktopFileID)
         self.dock = dock
+        board.observe(DockOutput(dock: dock, host: host))
         dock.publish(count: host.toolbar.totalCount, urgent: host.isUrgent)
     }
 
@@ -279,15 +286,11 @@ final class DemoApplication {
                 startTray(host)
             }
         case .badgeChanged(let button, let cause):
-            publish(ControlEvents.change(button, cause: cause))
-            origins.changed(button.id, by: cause, sourceKind: bindings?.binding(of: button.id)?.config.kind)
-            saved?.changed(button.id)
-            bindings?.changed(button.id, by: cause)
-            busService?.badgeChanged(button)
+            board.apply(.badge(button, cause: cause))
         case .tooltipChanged(let info):
             control?.emit(ControlEvents.tooltip(info))
         case .urgencyChanged(let on):
-            publish(ControlEvents.urgent(on))
+            board.apply(.urgency(on))
         case .closeRequested:
             quit(.closed)
         case .detached:
@@ -298,7 +301,7 @@ final class DemoApplication {
             if let host { follow(settings, host: host) }
         case .windowStateChanged(let state):
             // The dock shows what the taskbar shows, coalesced the same way.
-            if let host { dock?.publish(count: host.toolbar.totalCount, urgent: state.urgent) }
+            board.apply(.windowState(state))
         case .accessibilityChanged(let status):
             control?.emit(ControlEvents.accessibility(status))
         case .warning(let message):
@@ -317,6 +320,7 @@ final class DemoApplication {
             let theme: Theme = settings.prefersDark == true ? .dark : .light
             if renderer.theme != theme {
                 renderer.theme = theme
+                board.apply(.theme(theme))
                 host.invalidate()
             }
             sources.theme = settings.prefersDark == nil ? "default" : "desktop"
