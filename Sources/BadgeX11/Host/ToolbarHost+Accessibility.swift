@@ -34,25 +34,6 @@ extension ToolbarHost {
 
     // MARK: The buses in the caller's own loop
 
-    /// The descriptors besides the X connection that the host needs watched when it runs in the
-    /// caller's own poll() loop: the session bus (the portal's colour scheme, finding the
-    /// accessibility bus) and the accessibility bus (screen readers), each with the events to wait
-    /// for now (writable too while messages wait to go out). Empty without buses. Ask again before
-    /// every poll(): the accessibility bus appears after the first frame.
-    ///
-    /// In BadgeKit's loop (``run()``, ``attach(to:)``) they are watched already.
-    @available(*, deprecated, message: "use session.pollDescriptors (BadgeKit's own type) or session.wait(alsoWatching:timeout:)")
-    public var busDescriptors: [pollfd] {
-        busSources.compactMap { source in
-            guard let fd = source.descriptor(), fd >= 0 else { return nil }
-            let interest = source.interest()
-            var events: Int16 = 0
-            if interest.contains(.readable) { events |= Int16(POLLIN) }
-            if interest.contains(.writable) { events |= Int16(POLLOUT) }
-            return events == 0 ? nil : pollfd(fd: fd, events: events, revents: 0)
-        }
-    }
-
     /// Reads and writes what the buses allow and handles what came in (replies, signals, screen
     /// readers' calls), and acts on their deadlines (a call or a greeting that took too long, the
     /// next attempt at a bus that is away); call it after poll() returns, whichever descriptor was
