@@ -1,3 +1,4 @@
+import BadgeSources
 import BadgeX11
 import CGlibcExtras
 import Glibc
@@ -19,7 +20,8 @@ import Glibc
 final class ConfigWatcher {
     /// The file read (it may not exist yet).
     let path: String
-    private var descriptor: Int32 = -1
+    /// The inotify descriptor and its watches (BadgeSources' reader, shared with the Maildir source).
+    private let inotify = Inotify()
     /// What each watch is for: the names in its folder that matter.
     private var watches: [Int32: Set<String>] = [:]
     /// Called when the file may have changed (a rename, write, creation or removal of it, of a link
@@ -51,16 +53,13 @@ final class ConfigWatcher {
     /// Watches what `path` needs (see the type's description).
     init(path: String) {
         self.path = path
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0 else { return }
-        descriptor = fd
+        guard inotify.descriptor >= 0 else { return }
         _ = arm()
     }
 
-    deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// True when inotify works (the file's folder, or its nearest existing parent, is watched).
-    var isWatching: Bool { descriptor >= 0 && !watches.isEmpty }
+    var isWatching: Bool { inotify.descriptor >= 0 && !watches.isEmpty }
 
     /// The folders watched, for tests and diagnostics.
     var watchedFolderCount: Int { watches.count }
@@ -68,7 +67,7 @@ final class ConfigWatcher {
     /// The loop source "config": reads the pending inotify events and calls ``onChange`` once when
     /// one concerns the file.
     var source: EventLoop.Source {
-        EventLoop.Source(name: "config", descriptor: { [weak self] in self.map { $0.descriptor >= 0 ? $0.descriptor : nil } ?? nil },
+        EventLoop.Source(name: "config", descriptor: { [weak self] in self.map { $0.inotify.descriptor >= 0 ? $0.inotify.descriptor : nil } ?? nil },
                          interest: { .readable }, handle: { [weak self] _ in self?.readEvents() })
     }
 
@@ -151,7 +150,7 @@ final class ConfigWatcher {
     /// Watches what the plan says now and drops the watches no longer needed; returns true when
     /// the set of watched folders changed (a folder appeared or went, a link moved).
     private func arm() -> Bool {
-        guard descriptor >= 0 else { return false }
+        guard inotify.descriptor >= 0 else { return false }
         var armed: [Int32: Set<String>] = [:]
         var added: Set<Int32> = []
         var plan = Self.plan(for: path)
@@ -161,8 +160,7 @@ final class ConfigWatcher {
             armed = [:]
             for (folder, watch) in plan {
                 // Two paths to one folder share a watch: add to its mask rather than replace it.
-                let wd = inotify_add_watch(descriptor, folder, watch.mask | UInt32(IN_MASK_ADD))
-                guard wd >= 0 else { continue }
+                guard case .success(let wd) = inotify.watch(folder, mask: watch.mask | UInt32(IN_MASK_ADD)) else { continue }
                 armed[wd, default: []].formUnion(watch.names)
                 added.insert(wd)
             }
@@ -170,38 +168,29 @@ final class ConfigWatcher {
             if again == plan { break }
             plan = again
         }
-        for wd in Set(watches.keys).union(added) where armed[wd] == nil { inotify_rm_watch(descriptor, wd) }
+        for wd in Set(watches.keys).union(added) where armed[wd] == nil { inotify.unwatch(wd) }
         let changed = Set(armed.keys) != Set(watches.keys)
         watches = armed
         return changed
     }
 
     private func readEvents() {
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var touched = false, rearm = false, onlyCreated = true
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
-            var offset = 0
-            let header = MemoryLayout<inotify_event>.size
-            while offset + header <= count {
-                let (wd, mask, length) = buffer.withUnsafeBytes { raw in
-                    (raw.loadUnaligned(fromByteOffset: offset, as: Int32.self),
-                     raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
-                     Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)))
-                }
-                let nameStart = offset + header
-                let nameEnd = min(count, nameStart + length)
-                let eventName = String(decoding: buffer[nameStart..<nameEnd].prefix { $0 != 0 }, as: UTF8.self)
-                offset = nameStart + length
-                guard let names = watches[wd] else { continue }  // a watch already dropped
-                if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
-                    rearm = true
-                } else if names.contains(eventName) {
-                    touched = true
-                    rearm = true
-                    if mask & UInt32(IN_CREATE) == 0 { onlyCreated = false }
-                }
+        for event in inotify.readEvents() {
+            if event.isOverflow {
+                // Events were lost: whatever they said, look again.
+                touched = true
+                rearm = true
+                onlyCreated = false
+                continue
+            }
+            guard let names = watches[event.watch] else { continue }  // a watch already dropped
+            if event.has(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) {
+                rearm = true
+            } else if names.contains(event.name) {
+                touched = true
+                rearm = true
+                if !event.has(IN_CREATE) { onlyCreated = false }
             }
         }
         // A folder that appeared may already hold the file (`mkdir -p` then a copy, before the
