@@ -14,23 +14,22 @@ enum LauncherButton {
         return false
     }
 
-    /// Why `button`'s launcher id finds no desktop file, when it does not: broadcasts are still
-    /// followed, but no label, icon or launch come from it, and a typo would pass in silence.
-    static func missingDesktopFile(_ button: ToolbarConfig.Button) -> String? {
-        guard case .launcher(let desktopID)? = button.source else { return nil }
+    /// `button` with its label and icon from its application's desktop file, where it has none,
+    /// and, when its launcher id finds no desktop file, why (broadcasts are still followed, but no
+    /// label, icon or launch come from it, and a typo would pass in silence). One lookup for both.
+    static func resolved(_ button: ToolbarConfig.Button) -> (button: ToolbarConfig.Button, warning: String?) {
+        guard case .launcher(let desktopID)? = button.source else { return (button, nil) }
+        let entry: DesktopEntry?
+        var warning: String?
         do {
-            _ = try DesktopEntryFinder().path(forID: desktopID)
-            return nil
+            entry = try DesktopEntryFinder().entry(forID: desktopID)
         } catch {
-            return "no desktop file for \"\(desktopID.prefix(80))\" (\(error)); its broadcasts are still followed"
+            entry = nil
+            if case .notFound = error {
+                warning = "no desktop file for \"\(desktopID.prefix(80))\" (\(error)); its broadcasts are still followed"
+            }
         }
-    }
-
-    /// `button` with its label and icon from its application's desktop file, where it has none.
-    static func resolved(_ button: ToolbarConfig.Button) -> ToolbarConfig.Button {
-        guard case .launcher(let desktopID)? = button.source, !button.labelGiven || !button.iconGiven else { return button }
         var button = button
-        let entry = try? DesktopEntryFinder().entry(forID: desktopID)
         if !button.labelGiven, let name = entry?.name, !name.isEmpty { button.label = name }
         if !button.iconGiven {
             button.iconName = "chat"
@@ -40,6 +39,6 @@ enum LauncherButton {
                 button.iconPath = path
             }
         }
-        return button
+        return (button, warning)
     }
 }

@@ -34,10 +34,8 @@ enum DemoToolbar {
         }
         var buttons: [ToolbarButton] = []
         for (index, original) in config.buttons.enumerated() {
-            if let warning = LauncherButton.missingDesktopFile(original) {
-                StandardError.write("badge-demo: \(filePrefix)buttons[\(index)].source.launcher: \(warning)")
-            }
-            let spec = LauncherButton.resolved(original)
+            let (spec, warning) = LauncherButton.resolved(original)
+            if let warning { StandardError.write("badge-demo: \(filePrefix)buttons[\(index)].source.launcher: \(warning)") }
             var iconName = spec.iconName ?? spec.id
             // An SVG file given for the button is loaded under a name no bundled icon has.
             let fileIconName = "file:" + spec.id

@@ -19,12 +19,12 @@ import BadgeIO
 /// Not Sendable: the loop's thread only.
 public final class LauncherEntrySource: BadgeSource {
     /// The application followed, as its likeliest desktop file id ("org.telegram.desktop").
-    public let desktopID: String
+    public var desktopID: String { followed.id }
     /// The URI its broadcasts carry ("application://org.telegram.desktop.desktop"), for the likeliest id.
-    public let applicationURI: String
+    public var applicationURI: String { followed.uris[0] }
     /// Every URI taken as this application's: one per id that what was given may mean
     /// (``DesktopFileID``; "org.telegram.desktop" may also be the file name of "org.telegram").
-    public let applicationURIs: [String]
+    public var applicationURIs: [String] { followed.uris }
     /// The application's name for people, in descriptions ("Telegram").
     public let displayName: String
     /// What the source says now.
@@ -57,9 +57,6 @@ public final class LauncherEntrySource: BadgeSource {
     /// - Throws: ``SourceSetupError`` for an empty id or an unusable address.
     public init(desktopID: String, busAddress: String, displayName: String? = nil) throws(SourceSetupError) {
         let id = try Self.parsed(desktopID)
-        self.desktopID = id.id
-        applicationURI = id.uris[0]
-        applicationURIs = id.uris
         followed = id
         self.displayName = displayName ?? id.id
         connection = try BusSourceConnection(address: busAddress, label: "the session bus (launcher \(id))")
@@ -70,9 +67,6 @@ public final class LauncherEntrySource: BadgeSource {
     /// - Throws: ``SourceSetupError`` for an empty id.
     package init(desktopID: String, sharing bus: BusConnection, displayName: String? = nil) throws(SourceSetupError) {
         let id = try Self.parsed(desktopID)
-        self.desktopID = id.id
-        applicationURI = id.uris[0]
-        applicationURIs = id.uris
         followed = id
         self.displayName = displayName ?? id.id
         connection = BusSourceConnection(sharing: bus)
