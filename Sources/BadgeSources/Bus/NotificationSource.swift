@@ -33,27 +33,27 @@ public final class NotificationSource: BadgeSource {
     /// Called when ``doNotDisturb`` changes.
     public var onDoNotDisturbChange: ((Bool) -> Void)?
     /// The daemon's name ("dunst", "Notification Daemon"), once known; nil while none is on the bus.
-    public private(set) var serverName: String?
+    public internal(set) var serverName: String?
 
-    private let address: String
-    private let query: BusSourceConnection
-    private var monitor: BusSourceConnection?
+    let address: String
+    let query: BusSourceConnection
+    var monitor: BusSourceConnection?
     /// The daemon the monitor's rules name (nil: any, while no daemon is on the bus, so a daemon
     /// that appears later, or is started by D-Bus activation, is watched from its first notification).
-    private var monitorDaemon: String?
+    var monitorDaemon: String?
     /// The monitor being replaced: it keeps watching until the new one monitors, so nothing passes unseen.
-    private var standby: BusSourceConnection?
+    var standby: BusSourceConnection?
     private var started = false
     /// The daemon's unique name on the bus.
-    private var owner: String?
+    var owner: String?
     /// Shown notification ids (the monitor's count), and calls to Notify waiting for their reply:
     /// by (caller, serial), whether it counts and the id it replaces.
-    private var shown = Set<UInt32>()
-    private var pendingNotify: [String: (counts: Bool, replaces: UInt32)] = [:]
+    var shown = Set<UInt32>()
+    var pendingNotify: [String: (counts: Bool, replaces: UInt32)] = [:]
     private var dunstCount: Int?
     /// True once the monitor connection monitors (`BecomeMonitor` answered): before that, the
     /// generic driver cannot know the count, and says so rather than a current 0.
-    private var monitoring = false
+    var monitoring = false
     private var queryInFlight = false
     private var queryAgain = false
 
@@ -126,7 +126,7 @@ public final class NotificationSource: BadgeSource {
 
     // MARK: The daemon
 
-    private var usesDunstCount: Bool { serverName == "dunst" && applications.isEmpty }
+    var usesDunstCount: Bool { serverName == "dunst" && applications.isEmpty }
 
     private func findDaemon() {
         query.bus.call("org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
@@ -161,14 +161,14 @@ public final class NotificationSource: BadgeSource {
         publish(none)
     }
 
-    private func fail(_ error: String) {
+    func fail(_ error: String) {
         var stale = reading
         stale.error = error
         stale.isStale = true
         publish(stale)
     }
 
-    private func readDunst() {
+    func readDunst() {
         guard let owner else { return }
         if queryInFlight {
             queryAgain = true
@@ -211,7 +211,7 @@ public final class NotificationSource: BadgeSource {
         if serverName != nil { publish(SourceReading(content: reading.content, description: describe(), updated: reading.updated)) }
     }
 
-    private func describe() -> String {
+    func describe() -> String {
         let daemon = serverName ?? "the notification daemon"
         let which = applications.isEmpty ? "notifications" : "notifications of \(applications.joined(separator: ", "))"
         let since = usesDunstCount ? "" : " since the badge started"
@@ -230,131 +230,7 @@ public final class NotificationSource: BadgeSource {
         }
     }
 
-    // MARK: The traffic (a monitor connection)
-
-    /// Watches the daemon's traffic on a monitor connection of its own (a monitor may send nothing,
-    /// so it cannot be the connection that asks questions). With `daemon` nil (none on the bus) the
-    /// rules name no sender, so the first notification of a daemon that appears, or that D-Bus
-    /// activation starts for it, is seen; the replies are paired with their calls all the same.
-    /// A new monitor replaces the old one only once it monitors: the old one watches until then.
-    private func watchTraffic(of daemon: String?) {
-        if monitor != nil, monitorDaemon == daemon { return }
-        if let previous = monitorDaemon, previous != daemon {
-            // Another daemon: the old one's notifications are not the new one's, and the old
-            // monitor's rules do not see the new one's replies.
-            shown.removeAll()
-            pendingNotify.removeAll()
-            monitoring = false
-        } else if monitor == nil {
-            monitoring = false
-        }
-        standby?.close()
-        standby = monitor
-        monitor = nil
-        monitorDaemon = daemon
-        guard let connection = try? BusSourceConnection(address: address, label: "the session bus (notification monitor)") else {
-            monitor = standby
-            standby = nil
-            return
-        }
-        monitor = connection
-        let returns = daemon.map { "type='method_return',sender='\($0)'" } ?? "type='method_return'"
-        let rules = [
-            "type='method_call',interface='\(Self.daemonName)',member='Notify'",
-            "type='method_call',interface='\(Self.daemonName)',member='CloseNotification'",
-            "type='method_call',interface='\(Self.dunstInterface)'",
-            returns,
-            "type='signal',interface='\(Self.daemonName)',member='NotificationClosed'",
-        ]
-        connection.bus.whenReady { [weak self, weak connection] _ in
-            connection?.bus.call("org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus.Monitoring",
-                                 member: "BecomeMonitor", arguments: [.array(element: "s", rules.map { .string($0) }), .uint32(0)]) { reply in
-                // Monitoring from now on: what passed before it began is read once more (dunst's
-                // count); a refusal leaves dunst's count to the traffic the query connection sees,
-                // and the generic count unknown.
-                guard let self, self.monitor === connection else { return }
-                guard reply != nil else {
-                    if !self.usesDunstCount, self.serverName != nil {
-                        self.fail("the session bus does not let this badge watch the notifications (BecomeMonitor was refused)")
-                    }
-                    return
-                }
-                self.monitoring = true
-                self.standby?.close()
-                self.standby = nil
-                guard self.serverName != nil else {
-                    // Watching for a daemon: its first notification will count.
-                    if self.owner == nil { self.fail(Self.noDaemonWatching) }
-                    return
-                }
-                if self.usesDunstCount { self.readDunst() } else { self.publishShown() }
-            }
-        }
-        connection.bus.listen { [weak self] message in self?.observe(message, daemon: daemon) }
-    }
-
-    private func observe(_ message: DBusMessage, daemon: String?) {
-        switch message.kind {
-        case .methodCall where message.interface == Self.daemonName && message.member == "Notify":
-            guard let caller = message.sender else { return }
-            let replaces = message.body.count > 1 ? UInt32(clamping: message.body[1].integerValue ?? 0) : 0
-            pendingNotify["\(caller) \(message.serial)"] = (counts(message), replaces)
-        case .methodReturn where daemon == nil || message.sender == daemon:
-            // Our own questions' answers (dunst's counts) are not traffic.
-            guard message.destination != query.bus.uniqueName else { return }
-            // Watching every reply (no daemon yet): only a Notify's reply is the daemon's traffic.
-            if daemon == nil, !(message.destination.flatMap { caller in message.replySerial.map { pendingNotify["\(caller) \($0)"] != nil } } ?? false) {
-                return
-            }
-            if let caller = message.destination, let serial = message.replySerial,
-               let call = pendingNotify.removeValue(forKey: "\(caller) \(serial)"),
-               let id = message.body.first?.integerValue.map({ UInt32(clamping: $0) }) {
-                if call.replaces != 0, shown.contains(call.replaces) {
-                    shown.remove(call.replaces)  // replaced: the same notification, no change in count
-                    shown.insert(id)
-                } else if call.counts {
-                    shown.insert(id)
-                }
-            }
-            trafficPassed()
-        case .signal where message.member == "NotificationClosed":
-            // Only the daemon closes its notifications: anyone may send this signal, and a
-            // stranger's would remove notifications that are still shown.
-            guard let closer = daemon ?? owner, message.sender == closer else { return }
-            if let id = message.body.first?.integerValue { shown.remove(UInt32(clamping: id)) }
-            trafficPassed()
-        case .methodCall:
-            trafficPassed()  // CloseNotification, a dunstctl command: the count is read once answered
-        default:
-            break
-        }
-        if pendingNotify.count > 1024 { pendingNotify.removeAll() }  // callers that never got an answer
-    }
-
-    private func trafficPassed() {
-        if usesDunstCount { readDunst() } else { publishShown() }
-    }
-
-    private func publishShown() {
-        guard serverName != nil else { return }
-        guard monitoring else {
-            // Not yet watching: what the count is cannot be known.
-            return fail("waiting for the bus to let this badge watch \(serverName ?? "the daemon")'s notifications")
-        }
-        publish(SourceReading(content: .count(shown.count), description: describe(), updated: SourceClock.realtime))
-    }
-
-    /// Whether a Notify call counts: every one, or those of ``applications`` (by the
-    /// `desktop-entry` hint, else the application name).
-    private func counts(_ call: DBusMessage) -> Bool {
-        guard !applications.isEmpty else { return true }
-        let name = call.body.first?.stringValue ?? ""
-        let hints = call.body.count > 6 ? call.body[6].stringKeyedEntries : nil
-        let entry = hints?["desktop-entry"]?.stringValue ?? ""
-        return applications.contains { $0 == entry || $0 == name || $0 == entry + ".desktop" }
-    }
-
-    private func publish(_ new: SourceReading) {
+    func publish(_ new: SourceReading) {
         guard new != reading else { return }
         reading = new
         onChange?(new)
