@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "BadgeCore", targets: ["BadgeCore"]),
         .library(name: "BadgeDrawing", targets: ["BadgeDrawing"]),
         .library(name: "BadgeIO", targets: ["BadgeIO"]),
+        .library(name: "BadgeDesktop", targets: ["BadgeDesktop"]),
         .library(name: "BadgeX11", targets: ["BadgeX11"]),
         .library(name: "BadgeSources", targets: ["BadgeSources"]),
         .executable(name: "badge-demo", targets: ["BadgeDemo"]),
@@ -68,11 +69,15 @@ let package = Package(
             name: "BadgeDrawing",
             dependencies: ["BadgeCore", "BadgeResources", "CCairo", "CPangoCairo", "CRsvg"]
         ),
+        // The desktop's services that need no X, on BadgeIO's D-Bus: the screen-reader bridge
+        // (AT-SPI2: the tree, its answers, events and listeners), the StatusNotifierItem, the badges'
+        // D-Bus interface, the locale and its catalogues, and the portal's colour scheme.
+        .target(name: "BadgeDesktop", dependencies: ["BadgeCore", "BadgeIO", "CAtspi", "CDBusProtocol", "CGlibcExtras"]),
         // The reusable X11 shell: connection, windows and their ICCCM/EWMH properties, input routing,
         // tooltips, the window icon and the toolbar host, on BadgeIO's loop. It knows no application.
         .target(
             name: "BadgeX11",
-            dependencies: ["BadgeCore", "BadgeDrawing", "BadgeIO", "CXCB", "CXCBICCCM", "CXCBShm", "CXCBSync", "CXCBRandR", "CCairo", "CXKBCommonX11", "CGlibcExtras", "CDBusProtocol", "CAtspi"]
+            dependencies: ["BadgeCore", "BadgeDrawing", "BadgeIO", "BadgeDesktop", "CXCB", "CXCBICCCM", "CXCBShm", "CXCBSync", "CXCBRandR", "CCairo", "CXKBCommonX11", "CGlibcExtras", "CDBusProtocol", "CAtspi"]
         ),
         // Blocks SIGTERM, SIGINT and SIGHUP in the demo's ELF pre-initializer, before any library's
         // initializer or Swift code runs, so a signal at any moment after exec ends it cleanly.
@@ -103,6 +108,7 @@ let package = Package(
             dependencies: ["BadgeCore", "BadgeDrawing", "BadgeResources", "CCairo", "XvfbHarness", "TestSupport"],
             exclude: ["Golden"]
         ),
+        .testTarget(name: "BadgeDesktopTests", dependencies: ["BadgeCore", "BadgeIO", "BadgeDesktop", "CAtspi", "CDBusProtocol"]),
         .testTarget(name: "BadgeX11Tests", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "CXCB", "XvfbHarness", "TestSupport"]),
         .testTarget(name: "BadgeDemoTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeX11", "BadgeDemo", "CEarlySignals", "XvfbHarness"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeSources", "BadgeX11", "XvfbHarness"], exclude: ["Fixtures"]),

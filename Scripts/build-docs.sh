@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-.build/docs}"
-modules=(BadgeCore BadgeIO BadgeDrawing BadgeX11 BadgeSources)
+modules=(BadgeCore BadgeIO BadgeDrawing BadgeDesktop BadgeX11 BadgeSources)
 # dump-symbol-graph reads every module of the package, test modules included: build them first,
 # so that it works from a fresh clone too.
 swift build --build-tests >/dev/null

@@ -1,5 +1,5 @@
 /// The words of a badge's accessible description (also its tooltip), so an application can give
-/// them in the user's language: BadgeX11's `DesktopLocale` makes them from gettext catalogues.
+/// them in the user's language: BadgeDesktop's `DesktopLocale` makes them from gettext catalogues.
 ///
 /// Numbers reach the closures already written as the locale writes them ("12.345").
 public struct BadgeStrings: Sendable {

@@ -227,26 +227,19 @@ public final class ToolbarHost {
         didSet { if accessibilityStatus != oldValue { onEvent?(.accessibilityChanged(accessibilityStatus)) } }
     }
     /// The words screen readers hear for the buttons' actions (English unless set, as from
-    /// ``DesktopLocale/accessibilityStrings``).
-    public var accessibilityStrings: AccessibilityStrings = .english {
-        didSet { accessibilityIsStale = true }
-    }
-    /// Something screen readers see may have changed since the bridge last looked (an event, focus,
-    /// the toolbar replaced); badge changes are followed by their revisions instead.
-    var accessibilityIsStale = true
-    /// The sum of the badges' revisions when the bridge last looked.
-    private var accessibilitySeenRevision = 0
+    /// BadgeDesktop's `DesktopLocale.accessibilityStrings`).
+    public var accessibilityStrings: AccessibilityStrings = .english
+    /// What the bridge last saw of this host's part of the tree (nil: not yet).
+    private var accessibilitySeen: AccessibilitySignature?
 
-    /// The sum of the badges' ``BadgeController/revision``s: it grows with every change of any badge.
-    var badgeRevision: Int { toolbar.buttons.reduce(0) { $0 &+ $1.badge.revision } }
-
-    /// Whether the bridge must look again: an event, focus or toolbar change, or a badge revision.
-    var accessibilityMayHaveChanged: Bool { accessibilityIsStale || badgeRevision != accessibilitySeenRevision }
+    /// Whether the bridge must look again: the part's signature (the window, the layout, the
+    /// focus, each badge's revision, the words) differs from the one it last saw. Nothing sets a
+    /// flag: whatever changes one of those is seen, whoever changed it.
+    var accessibilityMayHaveChanged: Bool { accessibilitySeen != accessibilitySignature }
 
     /// The bridge has looked at what is there now.
     func accessibilityWasSeen() {
-        accessibilityIsStale = false
-        accessibilitySeenRevision = badgeRevision
+        accessibilitySeen = accessibilitySignature
     }
     /// The loop the host is attached to (the bridge's source joins it when the bridge starts).
     weak var attachedLoop: EventLoop?
@@ -291,7 +284,6 @@ public final class ToolbarHost {
     public func change(_ button: ToolbarButton, cause: ChangeCause, _ body: (BadgeController) -> Void) {
         let before = button.badge.count
         body(button.badge)
-        accessibilityIsStale = true
         if button.badge.count > before, !windowHasFocus, properties != nil { setUrgent(true) }
         onEvent?(.badgeChanged(button, cause: cause))
     }
@@ -304,7 +296,6 @@ public final class ToolbarHost {
     /// window's new preferred size, and repaints.
     public func setScale(_ scale: Double) {
         guard scale.isFinite, scale >= 0.5, scale <= 4, scale != toolbar.scale else { return }
-        accessibilityIsStale = true
         toolbar.layout(size: toolbar.preferredSize, scale: scale, direction: toolbar.direction)
         let size = toolbar.preferredSize.pixels(scale: scale)
         if isAttached { surface.requestSize(width: size.width, height: size.height) }
@@ -316,7 +307,6 @@ public final class ToolbarHost {
     /// button, everything repainted. Badges keep whatever content the caller gave them.
     public func replace(toolbar newToolbar: Toolbar) {
         guard newToolbar !== toolbar else { return }
-        accessibilityIsStale = true
         tooltips?.hide(suppress: false, owner: tooltipOwner)
         let scale = toolbar.scale
         toolbar = newToolbar

@@ -1,3 +1,4 @@
+import BadgeIO
 import CDBusProtocol
 import Glibc
 

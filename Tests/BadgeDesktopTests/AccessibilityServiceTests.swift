@@ -2,7 +2,8 @@ import BadgeCore
 import CAtspi
 import CDBusProtocol
 import Testing
-@testable import BadgeX11
+import BadgeIO
+@testable import BadgeDesktop
 
 /// The AT-SPI2 bridge's pure parts: the tree, the answers (and errors), the events and who hears them.
 @Suite struct AccessibilityServiceTests {

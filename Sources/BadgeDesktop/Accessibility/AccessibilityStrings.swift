@@ -1,3 +1,5 @@
+import BadgeIO
+
 /// The words screen readers hear for a button's actions, so an application can give them in the
 /// user's language: ``DesktopLocale/accessibilityStrings`` makes them from BadgeKit's catalogues.
 /// The actions' names ("click", "decrement", "clear") are identifiers and stay as they are.

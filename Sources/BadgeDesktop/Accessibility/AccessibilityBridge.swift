@@ -1,3 +1,4 @@
+import BadgeIO
 import BadgeCore
 import CAtspi
 import CDBusProtocol

@@ -1,3 +1,4 @@
+import BadgeIO
 import Glibc
 
 /// The XDG desktop portal's `org.freedesktop.appearance` `color-scheme` (0 no preference, 1 prefer

@@ -1,3 +1,5 @@
+import BadgeIO
+
 /// Which events someone listens for, as the AT-SPI2 registry tells (`GetRegisteredEvents`, then
 /// `EventListenerRegistered` and `EventListenerDeregistered`): the bridge sends an event only when
 /// a listener's pattern covers it, so nothing is sent while no one listens.

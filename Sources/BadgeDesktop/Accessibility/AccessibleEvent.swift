@@ -1,3 +1,4 @@
+import BadgeIO
 import CAtspi
 
 /// An AT-SPI2 event: a signal on the object it concerns, such as
