@@ -71,8 +71,6 @@ public final class BadgeBusService {
     private var callers: BusCallerCheck?
     /// The `Badges` value last signalled (a change that leaves it as it was sends no PropertiesChanged).
     private var signalledBadges: DBusValue?
-    /// True while a call changes badges: one PropertiesChanged follows them all (`Clear("")`).
-    private var isChangingBadges = false
 
     /// Offers `host`'s badges as `objectPath` under the well-known name `busName` on the session bus,
     /// once the host has one (after its first frame). Throws when either is not a valid D-Bus name.
@@ -111,7 +109,7 @@ public final class BadgeBusService {
     public func badgeChanged(_ button: ToolbarButton) {
         guard let bus, let host, canSignal(on: bus) else { return }
         bus.send(interface.badgeChanged(button))
-        if !isChangingBadges { signalChanges(["Badges"], host: host, bus: bus) }
+        signalChanges(["Badges"], host: host, bus: bus)
     }
 
     /// Tells the service that the host shows another toolbar (``ToolbarHost/replace(toolbar:)``): it
@@ -191,14 +189,13 @@ public final class BadgeBusService {
         }
         if call.bodyError != nil { return reply(to: call, .failure(.unreadableArguments(call.signature))) }
         let answer = interface.answer(DBusRequest(call), buttons: host.toolbar.buttons)
+        // The call is an input like any other: each change goes through the host's funnel, and
+        // this service hears of it, as every output does, through ``badgeChanged(_:)``.
         if case .change(let ids, let change) = answer {
-            isChangingBadges = true
             for id in ids {
                 guard let button = host.toolbar.button(id: id) else { continue }
                 host.change(button, cause: .control) { change.apply(to: $0) }
             }
-            isChangingBadges = false
-            if let bus, canSignal(on: bus) { signalChanges(["Badges"], host: host, bus: bus) }
         }
         reply(to: call, answer)
     }

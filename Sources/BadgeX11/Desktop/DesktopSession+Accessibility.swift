@@ -84,9 +84,10 @@ extension DesktopSession {
         for host in hosts { if let loop = host.attachedLoop { add(to: loop) } }
     }
 
-    /// Tells screen readers what changed since the bridge last looked, if anything can have: input,
-    /// a window event, or a new revision of a badge (a change however it came: a source's
-    /// confidence set on the badge directly, under PutImage, reaches them too); not an animation frame.
+    /// Tells screen readers what changed since the bridge last looked, if anything can have: when a
+    /// host's ``ToolbarHost/accessibilitySignature`` (its window, layout, focus and each badge's
+    /// revision) differs from the one the bridge last saw, however the change came; not an
+    /// animation frame.
     package func updateAccessibility() {
         guard let accessibility else { return }
         let hosts = self.hosts

@@ -66,6 +66,19 @@ extension ToolbarHost {
         return AccessibleTree.Part(toolbar: toolbar, window: window)
     }
 
+    /// What this host's part of the tree is made of, compared to learn whether screen readers must
+    /// look again: the window as they see it, the layout, the focus, the buttons (by identity) with
+    /// each badge's ``BadgeController/revision`` (content, confidence, label, words), and the
+    /// actions' words. Cheap: a few values per button, no text formatted.
+    var accessibilitySignature: AccessibilitySignature {
+        let part = accessiblePart()
+        return AccessibilitySignature(
+            window: part.window, scale: toolbar.scale, preferredSize: toolbar.preferredSize, strings: accessibilityStrings,
+            buttons: toolbar.buttons.map {
+                AccessibilitySignature.Button(id: ObjectIdentifier($0), frame: $0.frame, isFocused: $0.isFocused, revision: $0.badge.revision)
+            })
+    }
+
     /// The tree screen readers see now (every host on the connection).
     func accessibleTree() -> AccessibleTree { session.accessibleTree() }
 
@@ -83,8 +96,19 @@ extension ToolbarHost {
     }
 }
 
-/// BadgeKit's version, as the accessibility bridge reports it (Application.Version).
-package enum BadgeKitVersion {
-    /// "0.2.0" (applications may report it in their own `--version`).
-    package static let string = "0.2.0"
+/// What a host's part of the screen readers' tree is made of (``ToolbarHost/accessibilitySignature``):
+/// two equal signatures give the same part.
+struct AccessibilitySignature: Equatable {
+    /// One button: which, where, whether focused, and its badge's revision.
+    struct Button: Equatable {
+        var id: ObjectIdentifier
+        var frame: Rect
+        var isFocused: Bool
+        var revision: Int
+    }
+    var window: AccessibleTree.Window
+    var scale: Double
+    var preferredSize: Size
+    var strings: AccessibilityStrings
+    var buttons: [Button]
 }

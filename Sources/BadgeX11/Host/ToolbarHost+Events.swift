@@ -18,11 +18,6 @@ extension ToolbarHost {
     /// What the host does with `event` (``EventRouter``'s contract).
     package func take(_ event: XEvent) -> EventRouter.Disposition {
         let code = event.code
-        // Pointer motion and exposure change nothing a screen reader sees; anything else may.
-        switch Int32(code) {
-        case XCB_MOTION_NOTIFY, XCB_ENTER_NOTIFY, XCB_LEAVE_NOTIFY, XCB_EXPOSE: break
-        default: accessibilityIsStale = true
-        }
         // The session's keymap follows the server's (read once); the event is everyone's.
         if session.handleKeyboardEvent(event) { return .shared }
         // The monitors changed (RandR): every follower looks again; the event is everyone's.

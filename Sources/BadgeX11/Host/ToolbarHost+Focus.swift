@@ -51,7 +51,6 @@ extension ToolbarHost {
     /// ``refresh()``.
     public func focus(from direction: FocusDirection) {
         keyboardFocus.given = true
-        accessibilityIsStale = true
         toolbar.enterFocus(backward: direction == .backward)
     }
 
@@ -60,7 +59,6 @@ extension ToolbarHost {
     /// until ``focus(from:)``. Drawn at the next ``refresh()``. Reports nothing.
     public func resignFocus() {
         keyboardFocus.given = false
-        accessibilityIsStale = true
         toolbar.resignFocus()
     }
 
@@ -104,7 +102,6 @@ extension ToolbarHost {
     @discardableResult
     public func handleKeyPress(_ press: KeyPress) -> Bool {
         guard isAttached, hasFocus else { return false }
-        accessibilityIsStale = true
         tooltips?.hide(suppress: true, owner: tooltipOwner)
         return handleKey(press)
     }
