@@ -1,3 +1,4 @@
+import BadgeIO
 import CGlibcExtras
 import Glibc
 
@@ -46,7 +47,7 @@ package final class ChildRun {
         self.arguments = arguments
         self.outputLimit = outputLimit
         self.timeLimit = timeLimit
-        startedAt = SourceClock.monotonic
+        startedAt = SystemTime.monotonic
         if let failure = spawn(environment: environment) {
             result.spawnFailure = failure
             outcome = result
@@ -71,7 +72,7 @@ package final class ChildRun {
     package var timeUntilDue: Double? {
         guard outcome == nil else { return nil }
         let next = leftoverAt ?? killAt ?? [limitAt, reapAt].compactMap { $0 }.min() ?? limitAt
-        return next - SourceClock.monotonic
+        return next - SystemTime.monotonic
     }
 
     /// Reads what is ready on a pipe, or reaps the child when its pidfd is readable.
@@ -88,7 +89,7 @@ package final class ChildRun {
     /// Stops the child past its time limit, kills it after the grace, or checks for its exit.
     package func handleDeadline() {
         guard outcome == nil else { return }
-        let now = SourceClock.monotonic
+        let now = SystemTime.monotonic
         if let leftoverAt, now >= leftoverAt {
             // It exited, but something it started still holds the pipes: end the group, finish.
             kill(-pid, SIGKILL)
@@ -116,7 +117,7 @@ package final class ChildRun {
     private func stop(because cutoff: ChildOutcome.Cutoff) {
         if result.cutoff == nil { result.cutoff = cutoff }
         if killAt == nil {
-            killAt = SourceClock.monotonic + Self.killGrace
+            killAt = SystemTime.monotonic + Self.killGrace
             kill(-pid, SIGTERM)
             kill(-pid, SIGCONT)  // a stopped process acts on SIGTERM only once it runs
         }
@@ -132,7 +133,7 @@ package final class ChildRun {
                 closeDescriptor(descriptor)
                 if pidFD < 0 && stdoutFD < 0 && stderrFD < 0 && !exitSeen {
                     reap()
-                    if !exitSeen { reapAt = SourceClock.monotonic + reapRetry }
+                    if !exitSeen { reapAt = SystemTime.monotonic + reapRetry }
                 }
                 return
             }
@@ -171,7 +172,7 @@ package final class ChildRun {
         for fd in [stdoutFD, stderrFD] where fd >= 0 { drain(fd) }
         if stdoutFD >= 0 || stderrFD >= 0 {
             // Something it started holds the pipes: give it a moment, then end the group.
-            leftoverAt = SourceClock.monotonic + 0.1
+            leftoverAt = SystemTime.monotonic + 0.1
         }
     }
 

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeIO
 
 /// A badge from a program's output: run at the start, every ``interval`` seconds and on
 /// ``refresh()``.
@@ -70,10 +71,10 @@ public final class CommandSource: BadgeSource {
         if let run {
             // A run still going when the next one is due has missed its interval: marked then.
             guard let overdue = overdueTime, !reading.isStale else { return run.timeUntilDue }
-            return min(run.timeUntilDue ?? .infinity, overdue - SourceClock.monotonic)
+            return min(run.timeUntilDue ?? .infinity, overdue - SystemTime.monotonic)
         }
         guard started, let interval, let lastStart else { return nil }
-        return lastStart + interval - SourceClock.monotonic
+        return lastStart + interval - SystemTime.monotonic
     }
 
     /// When the run in progress misses its interval (nil without an interval).
@@ -101,7 +102,7 @@ public final class CommandSource: BadgeSource {
     /// Stops a run past its time limit, or starts the next one.
     public func handleDeadline() {
         if let run {
-            if let overdue = overdueTime, SourceClock.monotonic >= overdue, !reading.isStale, reading.content != nil {
+            if let overdue = overdueTime, SystemTime.monotonic >= overdue, !reading.isStale, reading.content != nil {
                 // The last value is kept, but not as a confident one: the run that should confirm it is late.
                 var late = reading
                 late.isStale = true
@@ -130,7 +131,7 @@ public final class CommandSource: BadgeSource {
     }
 
     private func launch() {
-        lastStart = SourceClock.monotonic
+        lastStart = SystemTime.monotonic
         run = ChildRun(arguments: arguments, environment: environment, timeLimit: timeout, outputLimit: outputLimit)
         finishIfDone()  // a program that could not be started
     }
@@ -143,7 +144,7 @@ public final class CommandSource: BadgeSource {
         case .success(let output):
             next.content = output.content
             next.description = output.description ?? defaultDescription
-            next.updated = SourceClock.realtime
+            next.updated = SystemTime.realtime
             next.error = nil
             next.isStale = false
         case .failure(let failure):

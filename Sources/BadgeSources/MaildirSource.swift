@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeIO
 import CGlibcExtras
 
 /// The unread messages of one or more Maildir folders, kept exact by inotify without rescanning.
@@ -216,7 +217,7 @@ public final class MaildirSource: BadgeSource {
         next.error = problems.isEmpty ? nil : problems.joined(separator: "; ")
         next.isStale = !problems.isEmpty
         if next.content != reading.content || (reading.isStale && !next.isStale) || (next.updated == nil && !present.isEmpty) {
-            if !present.isEmpty { next.updated = SourceClock.realtime }
+            if !present.isEmpty { next.updated = SystemTime.realtime }
         }
         guard next != reading else { return }
         reading = next

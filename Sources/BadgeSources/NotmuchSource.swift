@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeIO
 import CGlibcExtras
 
 /// The number of messages a notmuch query matches (`notmuch count QUERY`), counted again whenever
@@ -78,7 +79,7 @@ public final class NotmuchSource: BadgeSource {
 
     /// Seconds until a debounced count or a run's time limit; nil when idle.
     public var timeUntilDue: Double? {
-        let debounced = countAt.map { $0 - SourceClock.monotonic }
+        let debounced = countAt.map { $0 - SystemTime.monotonic }
         return [counter.timeUntilDue, lookup?.timeUntilDue, debounced].compactMap { $0 }.min()
     }
 
@@ -116,7 +117,7 @@ public final class NotmuchSource: BadgeSource {
             finishLookupIfDone()
         }
         if let due = counter.timeUntilDue, due <= 0 { counter.handleDeadline() }
-        if let countAt, countAt <= SourceClock.monotonic {
+        if let countAt, countAt <= SystemTime.monotonic {
             self.countAt = nil
             counter.refresh()
         }
@@ -214,7 +215,7 @@ public final class NotmuchSource: BadgeSource {
             arm()
             changed = true
         }
-        if changed { countAt = SourceClock.monotonic + debounce }
+        if changed { countAt = SystemTime.monotonic + debounce }
     }
 
     private func publish() {

@@ -10,23 +10,20 @@ import Glibc
 public final class SourceGroup {
     /// The sources, in the order added.
     public private(set) var sources: [any BadgeSource] = []
-    private let epoll: Int32
+    private let epoll: EpollSet
     /// Each watched descriptor, with the index of the source it belongs to.
     private var watched: [Int32: Int] = [:]
     /// The sources' descriptors, in order, when the set was last made to match them.
     private var lastDescriptors: [Int32] = []
-    private var events = [epoll_event](repeating: epoll_event(), count: 32)
 
     /// Creates an empty group.
     /// - Throws: ``SourceSetupError`` when the kernel gives no epoll descriptor.
     public init() throws(SourceSetupError) {
-        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epoll >= 0 else { throw SourceSetupError("the sources' epoll descriptor: \(String(cString: strerror(errno)))") }
+        do { epoll = try EpollSet() } catch { throw SourceSetupError("the sources' epoll descriptor: \(error)") }
     }
 
     deinit {
         for source in sources { source.stop() }
-        close(epoll)
     }
 
     /// Adds `source` and starts it (its first reading comes at once).
@@ -45,7 +42,7 @@ public final class SourceGroup {
 
     /// Adds the group to `loop` (named "sources").
     public func attach(to loop: EventLoop) {
-        loop.add(EventLoop.Source(name: "sources", descriptor: { [weak self] in self?.epoll }, interest: { .readable },
+        loop.add(EventLoop.Source(name: "sources", descriptor: { [weak self] in self?.epoll.descriptor }, interest: { .readable },
                                   handle: { [weak self] _ in self?.dispatch() }))
         loop.addDeadline(named: "sources") { [weak self] in self?.timeUntilDue }
         loop.addPreparation(named: "sources") { [weak self] in
@@ -84,10 +81,8 @@ public final class SourceGroup {
 
     /// Hands each ready descriptor to its source.
     private func dispatch() {
-        let count = epoll_wait(epoll, &events, Int32(events.count), 0)
-        guard count > 0 else { return }
-        for event in events[0..<Int(count)] {
-            let descriptor = event.data.fd
+        // A failed wait (it cannot, short of a bug) is tried again at the next readiness.
+        for (descriptor, _) in (try? epoll.ready()) ?? [] {
             guard let index = watched[descriptor], index < sources.count else { continue }
             sources[index].handle(readable: descriptor)
         }
@@ -106,16 +101,11 @@ public final class SourceGroup {
             for descriptor in source.descriptors where descriptor >= 0 { wanted[descriptor] = index }
         }
         for (descriptor, _) in watched where wanted[descriptor] == nil {
-            epoll_ctl(epoll, EPOLL_CTL_DEL, descriptor, nil)
+            epoll.remove(descriptor)
         }
         // Every wanted descriptor is added again (EEXIST when it is there): one closed and
         // reopened under the same number left the set when it was closed.
-        for (descriptor, _) in wanted {
-            var event = epoll_event()
-            event.events = UInt32(EPOLLIN.rawValue)
-            event.data.fd = descriptor
-            epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event)
-        }
+        for (descriptor, _) in wanted { epoll.add(descriptor) }
         watched = wanted
     }
 }

@@ -1,3 +1,4 @@
+import BadgeIO
 import Glibc
 
 /// A minimal single-threaded driver for sources: one `poll()` over the descriptors and deadlines
@@ -76,5 +77,5 @@ public final class SourceLoop {
         return true
     }
 
-    private func monotonicSeconds() -> Double { SourceClock.monotonic }
+    private func monotonicSeconds() -> Double { SystemTime.monotonic }
 }

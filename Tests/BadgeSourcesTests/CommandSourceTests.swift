@@ -1,7 +1,8 @@
-@testable import BadgeSources
 import BadgeCore
+import BadgeIO
 import Glibc
 import Testing
+@testable import BadgeSources
 
 /// The command source with real programs: what they print, how they fail, and that the loop is never
 /// held up by them.
@@ -69,7 +70,7 @@ import Testing
         drive(loop) { number.reading.content != nil && json.reading.content != nil }
         #expect(number.reading == SourceReading(content: .count(12), description: "command printf 12\\n",
                                                 updated: number.reading.updated))
-        #expect(number.reading.updated.map { abs($0 - SourceClock.realtime) < 60 } == true)
+        #expect(number.reading.updated.map { abs($0 - SystemTime.realtime) < 60 } == true)
         #expect(json.reading.content == .text("ok"))
         #expect(json.reading.description == "ci main")
         #expect(loop.timeUntilDue == nil, "no interval: nothing more to do")
@@ -105,11 +106,11 @@ import Testing
         #expect(garbage.error?.hasPrefix("sh printed \"lots of things\": neither a number nor JSON") == true, "\(garbage.error ?? "")")
 
         for mode in ["huge", "yes"] {
-            let begin = SourceClock.monotonic
+            let begin = SystemTime.monotonic
             let huge = outcome(of: mode)
             #expect(huge.isStale && huge.content == .count(3))
             #expect(huge.error == "sh wrote more than 64 KiB and was stopped", "\(mode): \(huge.error ?? "")")
-            #expect(SourceClock.monotonic - begin < 0.5, "\(mode) is stopped at the limit, not at the timeout")
+            #expect(SystemTime.monotonic - begin < 0.5, "\(mode) is stopped at the limit, not at the timeout")
         }
 
         let recovered = outcome(of: "9")
@@ -126,17 +127,17 @@ import Testing
         let ticker = CommandSource(arguments: ["sh", "-c", "n=$(cat \"$1/ticks\"); echo $((n + 1)) > \"$1/ticks\"; echo $n", "sh", temp.path],
                                    interval: 0.1)
         let loop = SourceLoop(sources: [hung, ticker])
-        let begin = SourceClock.monotonic
+        let begin = SystemTime.monotonic
         loop.start()
         var longestTurn = 0.0
         var ticksDuringHang = 0
-        while hung.reading.error == nil && SourceClock.monotonic - begin < 10 {
-            let turn = SourceClock.monotonic
+        while hung.reading.error == nil && SystemTime.monotonic - begin < 10 {
+            let turn = SystemTime.monotonic
             loop.runOnce(timeout: 1)
-            longestTurn = max(longestTurn, SourceClock.monotonic - turn)
+            longestTurn = max(longestTurn, SystemTime.monotonic - turn)
             if case .count(let n)? = ticker.reading.content { ticksDuringHang = n }
         }
-        let elapsed = SourceClock.monotonic - begin
+        let elapsed = SystemTime.monotonic - begin
         #expect(hung.reading.error == "sh did not finish within 0.7 s and was stopped")
         #expect(hung.reading.isStale)
         #expect(hung.reading.content == nil, "no good reading yet")
@@ -147,8 +148,8 @@ import Testing
         // The shell and the sleep it started in the background are both gone.
         let pids = String(decoding: (try? readAll(temp("pids"))) ?? [], as: UTF8.self).split(separator: "\n").compactMap { Int32($0) }
         #expect(pids.count == 2)
-        let deadline = SourceClock.monotonic + 5
-        while pids.contains(where: isAlive) && SourceClock.monotonic < deadline { _ = poll(nil, 0, 10) }
+        let deadline = SystemTime.monotonic + 5
+        while pids.contains(where: isAlive) && SystemTime.monotonic < deadline { _ = poll(nil, 0, 10) }
         #expect(!pids.contains(where: isAlive), "left running: \(pids.filter(isAlive))")
         ticker.stop()
         #expect(loop.timeUntilDue == nil)
@@ -175,9 +176,9 @@ import Testing
         timed.start()
         drive(loop) { timed.reading.content == .count(0) && !timed.isRunning }
         if let due = timed.timeUntilDue { #expect(due > 0 && due <= 0.2) } else { Issue.record("no next run") }
-        let begin = SourceClock.monotonic
+        let begin = SystemTime.monotonic
         drive(loop) { timed.reading.content == .count(3) }
-        #expect(SourceClock.monotonic - begin >= 0.5, "three more runs, 0.2 s apart")
+        #expect(SystemTime.monotonic - begin >= 0.5, "three more runs, 0.2 s apart")
         timed.stop()
         #expect(timed.timeUntilDue == nil && timed.descriptors.isEmpty)
     }

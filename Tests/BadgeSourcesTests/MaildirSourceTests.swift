@@ -1,7 +1,8 @@
-@testable import BadgeSources
 import BadgeCore
+import BadgeIO
 import Glibc
 import Testing
+@testable import BadgeSources
 
 /// The Maildir source against real folders: mail delivered by Python's `mailbox`, flags changed by
 /// renames as mail readers do, folders removed and made again. Every count is compared with the
@@ -186,9 +187,9 @@ import Testing
         let source = MaildirSource(path: inbox)
         source.start()
         #expect(source.reading.content == .count(7000))
-        let begin = SourceClock.monotonic
+        let begin = SystemTime.monotonic
         source.refresh()
-        let seconds = SourceClock.monotonic - begin
+        let seconds = SystemTime.monotonic - begin
         #expect(source.reading.content == .count(7000))
         #expect(seconds < 0.5, "a rescan of 10,000 messages took \(seconds) s")
     }

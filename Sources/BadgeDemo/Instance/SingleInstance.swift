@@ -1,4 +1,5 @@
 import BadgeControl
+import BadgeIO
 import BadgeX11
 import Glibc
 
@@ -90,7 +91,7 @@ enum SingleInstance {
     /// the instance that did. A stopped instance that holds the lock and answers nothing ends
     /// the launch with status 4 and a message, never a hang.
     static func handOver(options: DemoOptions, path: String, lockPath: String, startupID: String?) -> ExitStatus? {
-        let start = monotonicNow()
+        let start = SystemTime.monotonic
         var lastProblem: String?
         while true {
             // The profile is free: the instance ended, before or during this hand-over.
@@ -99,7 +100,7 @@ enum SingleInstance {
                 if let lastProblem { StandardError.write("badge-demo: the running instance went away (\(lastProblem)); taking the profile over") }
                 return nil
             }
-            guard monotonicNow() - start < handOverPatience + ControlSocketClient.connectTimeout else {
+            guard SystemTime.monotonic - start < handOverPatience + ControlSocketClient.connectTimeout else {
                 let why = lastProblem.map { " (\($0))" } ?? ""
                 StandardError.write("badge-demo: another badge-demo holds \(lockPath) but does not answer on \(path)\(why); it may be stopped: start this one with --new-instance, or end that one")
                 return .setupFailed
@@ -169,11 +170,6 @@ enum SingleInstance {
         return status
     }
 
-    private static func monotonicNow() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
 
     /// The reason of an error reply, or nil for `{"reply":"ok"...}`.
     static func errorReason(_ reply: String) -> String? {

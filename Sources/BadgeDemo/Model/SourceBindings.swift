@@ -1,5 +1,6 @@
 import BadgeControl
 import BadgeCore
+import BadgeIO
 import BadgeSources
 import BadgeX11
 import Glibc
@@ -221,7 +222,7 @@ final class SourceBindings {
     private func quietDefault(of id: String) -> DoNotDisturbDisplay { quietChoices[id] ?? .dot }
 
     /// `state`'s `source` of a bound button.
-    func state(of buttonID: String, now: Double = SourceBindings.realtime) -> JSONValue {
+    func state(of buttonID: String, now: Double = SystemTime.realtime) -> JSONValue {
         guard let binding = binding(of: buttonID), binding.applied || !binding.optional else { return .null }
         let reading = binding.source.reading
         var fields: [(String, JSONValue)] = [("kind", .string(binding.config.kind)), ("description", .string(reading.description))]
@@ -236,7 +237,7 @@ final class SourceBindings {
     }
 
     /// "from ~/Maildir/INBOX, 2 s ago" (or why it cannot be trusted), for `explain`.
-    func explanation(of buttonID: String, now: Double = SourceBindings.realtime) -> String? {
+    func explanation(of buttonID: String, now: Double = SystemTime.realtime) -> String? {
         guard let binding = binding(of: buttonID), binding.applied || !binding.optional else { return nil }
         let reading = binding.source.reading
         var parts = ["from \(reading.description)"]
@@ -254,10 +255,4 @@ final class SourceBindings {
         return "\(s / 3600) h ago"
     }
 
-    /// CLOCK_REALTIME in seconds.
-    static var realtime: Double {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
 }

@@ -66,7 +66,7 @@ public final class ControlSocketClient {
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .system(call: "socket", path: path, errno: errno) }
-        let deadline = Self.now() + timeout
+        let deadline = SystemTime.monotonic + timeout
         var pause = 0.002
         while true {
             let result = withUnsafePointer(to: &address) {
@@ -77,7 +77,7 @@ public final class ControlSocketClient {
             if code == EINTR { continue }
             // A Unix socket's full backlog answers EAGAIN at once: try again, until the deadline.
             if code == EAGAIN || code == EINPROGRESS {
-                let left = deadline - Self.now()
+                let left = deadline - SystemTime.monotonic
                 guard left > 0 else {
                     Glibc.close(fd)
                     throw .timedOut(path: path, seconds: timeout)
@@ -119,7 +119,7 @@ public final class ControlSocketClient {
     public func send(_ line: String, timeout: Double = 5) throws(ControlSocketClientError) {
         let bytes = Array(line.utf8) + [UInt8(ascii: "\n")]
         var offset = 0
-        let deadline = Self.now() + timeout
+        let deadline = SystemTime.monotonic + timeout
         while offset < bytes.count {
             try wait(for: Int16(POLLOUT), until: deadline, seconds: timeout)
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
@@ -135,7 +135,7 @@ public final class ControlSocketClient {
     /// (nil: as long as it takes); nil at end of file.
     /// - Throws: a timeout, or a system error.
     public func readLine(timeout: Double? = ControlSocketClient.replyTimeout) throws(ControlSocketClientError) -> String? {
-        let deadline = timeout.map { Self.now() + $0 }
+        let deadline = timeout.map { SystemTime.monotonic + $0 }
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
@@ -172,7 +172,7 @@ public final class ControlSocketClient {
     private func wait(for events: Int16, until deadline: Double?, seconds: Double) throws(ControlSocketClientError) {
         while true {
             var entry = pollfd(fd: descriptor, events: events, revents: 0)
-            let left = deadline.map { max(0, $0 - Self.now()) }
+            let left = deadline.map { max(0, $0 - SystemTime.monotonic) }
             let milliseconds = left.map { Int32(min($0 * 1000, Double(Int32.max)).rounded(.up)) } ?? -1
             let ready = poll(&entry, 1, milliseconds)
             if ready < 0 {
@@ -184,9 +184,4 @@ public final class ControlSocketClient {
         }
     }
 
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
 }

@@ -45,12 +45,11 @@ public final class ControlSocketServer {
     public var allowsRoot = false
 
     private let listener: Int32
-    private let epoll: Int32
+    private let epoll: EpollSet
     private var clients: [ClientID: Client] = [:]
     private var byDescriptor: [Int32: ClientID] = [:]
     private var nextID = 1
     private var readBuffer = [UInt8](repeating: 0, count: 16_384)
-    private var events = [epoll_event](repeating: epoll_event(), count: 64)
     private let uid: uid_t
     private var closed = false
     /// Accepting paused after EMFILE/ENFILE: until when, the pauses (0.1 s doubling to 2 s), and
@@ -104,15 +103,14 @@ public final class ControlSocketServer {
             unlink(path)
             throw fail("listen", code)
         }
-        let poller = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard poller >= 0 else {
-            let code = errno
+        let poller: EpollSet
+        do { poller = try EpollSet() } catch {
             unlink(path)
-            throw fail("epoll_create1", code)
+            throw fail(error.call, error.code)
         }
         listener = socketDescriptor
         epoll = poller
-        guard watch(listener, events: UInt32(EPOLLIN.rawValue), add: true) else {
+        guard epoll.add(listener) else {
             let code = errno
             shutdown()
             throw ControlSocketError.system(call: "epoll_ctl", path: path, errno: code)
@@ -128,7 +126,6 @@ public final class ControlSocketServer {
         for (_, client) in clients { close(client.descriptor) }
         clients.removeAll()
         byDescriptor.removeAll()
-        close(epoll)
         close(listener)
         unlink(path)
     }
@@ -139,7 +136,7 @@ public final class ControlSocketServer {
     /// The loop's source ("control-socket", the epoll descriptor). `paused` returning true stops
     /// reading clients (the app's own output is backed up) without dropping them.
     public func source(paused: @escaping () -> Bool = { false }) -> EventLoop.Source {
-        EventLoop.Source(name: "control-socket", descriptor: { [weak self] in self.flatMap { $0.closed ? nil : $0.epoll } },
+        EventLoop.Source(name: "control-socket", descriptor: { [weak self] in self.flatMap { $0.closed ? nil : $0.epoll.descriptor } },
                          interest: { paused() ? [] : .readable },
                          handle: { [weak self] _ in self?.dispatch() })
     }
@@ -151,13 +148,13 @@ public final class ControlSocketServer {
         for (_, client) in clients {
             if let since = client.partialSince { earliest = min(earliest ?? .infinity, since + limits.partialLineTimeout) }
         }
-        return earliest.map { $0 - Self.now() }
+        return earliest.map { $0 - SystemTime.monotonic }
     }
 
     /// Drops clients whose partial line hung too long, and ends a pause in accepting that is over
     /// (the loop's preparation; returns false).
     public func expire() -> Bool {
-        let now = Self.now()
+        let now = SystemTime.monotonic
         if let until = acceptPausedUntil, until <= now { resumeAccepting() }
         for (id, client) in clients {
             if let since = client.partialSince, now - since >= limits.partialLineTimeout {
@@ -204,34 +201,21 @@ public final class ControlSocketServer {
 
     // MARK: Internals
 
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
-    private func watch(_ descriptor: Int32, events: UInt32, add: Bool) -> Bool {
-        var event = epoll_event()
-        event.events = events
-        event.data.fd = descriptor
-        return epoll_ctl(epoll, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, descriptor, &event) == 0
-    }
 
     private func dispatch() {
-        let count = epoll_wait(epoll, &events, Int32(events.count), 0)
-        if count < 0 && errno != EINTR {
-            onLog?("control socket: epoll_wait failed: \(String(cString: strerror(errno)))")
+        let ready: [(member: Int32, events: UInt32)]
+        do { ready = try epoll.ready() } catch {
+            onLog?("control socket: \(error)")
+            return
         }
-        guard count > 0 else { return }
-        for event in events[0..<Int(count)] {
-            let descriptor = event.data.fd
+        for (descriptor, events) in ready {
             if descriptor == listener {
                 acceptClients()
                 continue
             }
             guard let id = byDescriptor[descriptor] else { continue }
-            if event.events & UInt32(EPOLLOUT.rawValue) != 0 { flush(id) }
-            if event.events & UInt32(EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 { read(id) }
+            if EpollSet.isWritable(events) { flush(id) }
+            if EpollSet.isReadable(events) { read(id) }
         }
     }
 
@@ -282,7 +266,7 @@ public final class ControlSocketServer {
                 refuse(descriptor, reason: "too many connections (limit \(limits.maximumClients))")
                 continue
             }
-            guard watch(descriptor, events: UInt32(EPOLLIN.rawValue), add: true) else {
+            guard epoll.add(descriptor) else {
                 onLog?("control socket: epoll_ctl failed: \(String(cString: strerror(errno)))")
                 close(descriptor)
                 continue
@@ -305,15 +289,15 @@ public final class ControlSocketServer {
             onLog?("control socket: accept failed: \(reason); pausing new connections (\(acceptBackoff.first) s, up to \(acceptBackoff.longest) s at a time; they wait in the backlog) until a descriptor frees")
         }
         acceptFailure = reason
-        if acceptPausedUntil == nil { epoll_ctl(epoll, EPOLL_CTL_DEL, listener, nil) }
-        acceptPausedUntil = Self.now() + retry.delay
+        if acceptPausedUntil == nil { epoll.remove(listener) }
+        acceptPausedUntil = SystemTime.monotonic + retry.delay
     }
 
     /// Watches the listener again (the pause is over, or a client left and freed a descriptor).
     private func resumeAccepting() {
         guard acceptPausedUntil != nil, !closed else { return }
         acceptPausedUntil = nil
-        if !watch(listener, events: UInt32(EPOLLIN.rawValue), add: true) {
+        if !epoll.add(listener) {
             onLog?("control socket: epoll_ctl failed for the listener: \(String(cString: strerror(errno)))")
         }
     }
@@ -350,7 +334,7 @@ public final class ControlSocketServer {
         }
         guard count > 0 else { return hungUp(id) }
         let items = readBuffer.withUnsafeBytes { client.lines.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-        client.partialSince = client.lines.partialLength == 0 ? nil : (client.partialSince ?? Self.now())
+        client.partialSince = client.lines.partialLength == 0 ? nil : (client.partialSince ?? SystemTime.monotonic)
         // Every complete line runs, whether or not its reply can be delivered.
         for item in items {
             guard clients[id] != nil else { return }
@@ -381,7 +365,7 @@ public final class ControlSocketServer {
         client.closing = true
         client.partialSince = nil
         client.watchingWrites = true
-        if !watch(client.descriptor, events: UInt32(EPOLLOUT.rawValue), add: false) { remove(id) }
+        if !epoll.modify(client.descriptor, events: EpollSet.writable) { remove(id) }
     }
 
     /// The client can no longer be written to (EPIPE, a reset): its replies are dropped, and what
@@ -392,7 +376,7 @@ public final class ControlSocketServer {
         client.output.removeAll()
         guard !client.closing else { return remove(id) }
         client.watchingWrites = false
-        if !watch(client.descriptor, events: UInt32(EPOLLIN.rawValue), add: false) { remove(id) }
+        if !epoll.modify(client.descriptor, events: EpollSet.readable) { remove(id) }
     }
 
     private func flush(_ id: ClientID) {
@@ -401,7 +385,7 @@ public final class ControlSocketServer {
         let pending = !client.output.isEmpty
         if pending != client.watchingWrites, !client.closing {
             client.watchingWrites = pending
-            if !watch(client.descriptor, events: UInt32(EPOLLIN.rawValue) | (pending ? UInt32(EPOLLOUT.rawValue) : 0), add: false) {
+            if !epoll.modify(client.descriptor, events: pending ? EpollSet.readableOrWritable : EpollSet.readable) {
                 return remove(id)
             }
         }
@@ -428,7 +412,7 @@ public final class ControlSocketServer {
     private func remove(_ id: ClientID) {
         guard let client = clients.removeValue(forKey: id) else { return }
         byDescriptor[client.descriptor] = nil
-        epoll_ctl(epoll, EPOLL_CTL_DEL, client.descriptor, nil)
+        epoll.remove(client.descriptor)
         close(client.descriptor)
         if client.repliesLeftOut > 0 {
             onLog?("control socket: client pid \(client.pid) left; \(client.repliesLeftOut) of its replies were left out unread (its commands ran)")

@@ -70,7 +70,7 @@ package final class BusConnection {
     package private(set) var failedAttempts = 0
 
     /// Starts connecting to `address` (the first attempt is made at once, without blocking).
-    package init(address: DBusAddress, label: String, now: @escaping () -> Double = BusConnection.monotonicNow) {
+    package init(address: DBusAddress, label: String, now: @escaping () -> Double = { SystemTime.monotonic }) {
         self.address = address
         self.label = label
         self.now = now
@@ -81,12 +81,6 @@ package final class BusConnection {
         if fd >= 0 { Glibc.close(fd) }
     }
 
-    /// CLOCK_MONOTONIC in seconds.
-    package static func monotonicNow() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
 
     /// The unique name, once greeted.
     package var uniqueName: String? {

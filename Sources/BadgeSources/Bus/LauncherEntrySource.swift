@@ -145,7 +145,7 @@ public final class LauncherEntrySource: BadgeSource {
             words.removeAll { $0.sender == from }
             words.append((from, word))
             if words.count > Self.sendersLimit { words.removeFirst(words.count - Self.sendersLimit) }
-            publish(SourceReading(content: content, description: describe(), updated: SourceClock.realtime))
+            publish(SourceReading(content: content, description: describe(), updated: SystemTime.realtime))
         } else if message.isSignal("org.freedesktop.DBus", "NameOwnerChanged") {
             guard message.sender == "org.freedesktop.DBus", message.body.count == 3, let name = message.body[0].stringValue,
                   message.body[2].stringValue == "", let index = words.firstIndex(where: { $0.sender == name }) else { return }
@@ -154,9 +154,9 @@ public final class LauncherEntrySource: BadgeSource {
             guard wasShown else { return }  // an earlier sender's word was not on show: nothing changes
             if words.isEmpty {
                 publish(SourceReading(content: BadgeContent.none, description: "\(displayName) (launcher count): \(desktopID) left the bus",
-                                      updated: SourceClock.realtime))
+                                      updated: SystemTime.realtime))
             } else {
-                publish(SourceReading(content: content, description: describe(), updated: SourceClock.realtime))
+                publish(SourceReading(content: content, description: describe(), updated: SystemTime.realtime))
             }
         }
     }

@@ -114,7 +114,7 @@ extension NotificationSource {
             // Not yet watching: what the count is cannot be known.
             return fail("waiting for the bus to let this badge watch \(serverName ?? "the daemon")'s notifications")
         }
-        publish(SourceReading(content: .count(shown.count), description: describe(), updated: SourceClock.realtime))
+        publish(SourceReading(content: .count(shown.count), description: describe(), updated: SystemTime.realtime))
     }
 
     /// Whether a Notify call counts: every one, or those of ``applications`` (by the

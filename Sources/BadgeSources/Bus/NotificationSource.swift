@@ -185,7 +185,7 @@ public final class NotificationSource: BadgeSource {
                 self.dunstCount = Int(clamping: max(0, displayed) + max(0, waiting))
                 if let paused = entries["paused"]?.boolValue { self.setDoNotDisturb(paused) }
                 self.publish(SourceReading(content: .count(self.dunstCount ?? 0), description: self.describe(),
-                                           updated: SourceClock.realtime))
+                                           updated: SystemTime.realtime))
             } else {
                 self.fail("dunst did not answer with its counts")
             }

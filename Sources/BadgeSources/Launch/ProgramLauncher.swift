@@ -18,8 +18,8 @@ import Glibc
 public final class ProgramLauncher {
     /// The pids started and not yet reaped, with their pidfds (-1 without one).
     private var children: [(pid: pid_t, pidFD: Int32)] = []
-    /// The epoll set of the children's pidfds; -1 until the first launch, or when it could not be made.
-    private var epoll: Int32 = -1
+    /// The epoll set of the children's pidfds; nil until the first launch, or when it could not be made.
+    private var epoll: EpollSet?
     /// Numbers the startup ids this launcher makes.
     private var launches = 0
 
@@ -30,7 +30,6 @@ public final class ProgramLauncher {
         // The programs live on; whatever has ended by now is reaped, the rest by init once the app is gone.
         reapEnded()
         for child in children where child.pidFD >= 0 { close(child.pidFD) }
-        if epoll >= 0 { close(epoll) }
     }
 
     /// The programs started and not yet reaped (running, or ended and waiting for ``reapEnded()``).
@@ -39,7 +38,7 @@ public final class ProgramLauncher {
     /// The descriptor to poll for readability: ready when a launched program has ended. nil while
     /// none is running (or pidfds are not available).
     public var descriptor: Int32? {
-        epoll >= 0 && children.contains { $0.pidFD >= 0 } ? epoll : nil
+        children.contains { $0.pidFD >= 0 } ? epoll?.descriptor : nil
     }
 
     /// A source for BadgeIO's `EventLoop` that reaps ended programs as they end; add it once.
@@ -109,7 +108,7 @@ public final class ProgramLauncher {
             // ECHILD: someone else reaped it (a caller's own waitpid(-1)); it is gone either way.
             guard got == child.pid || (got < 0 && errno == ECHILD) else { return false }
             if child.pidFD >= 0 {
-                if epoll >= 0 { epoll_ctl(epoll, EPOLL_CTL_DEL, child.pidFD, nil) }
+                epoll?.remove(child.pidFD)
                 close(child.pidFD)
             }
             return true
@@ -118,13 +117,10 @@ public final class ProgramLauncher {
 
     /// A pidfd for `pid` in the epoll set, or -1 (then it is reaped at the next launch).
     private func watch(_ pid: pid_t) -> Int32 {
-        if epoll < 0 { epoll = epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        if epoll == nil { epoll = try? EpollSet() }
         let pidFD = glibcextras_pidfd_open(pid)
         guard pidFD >= 0 else { return -1 }
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue
-        event.data.fd = pidFD
-        guard epoll >= 0, epoll_ctl(epoll, EPOLL_CTL_ADD, pidFD, &event) == 0 else {
+        guard let epoll, epoll.add(pidFD) else {
             close(pidFD)
             return -1
         }
