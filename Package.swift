@@ -16,7 +16,7 @@ let package = Package(
         .library(name: "BadgeDesktop", targets: ["BadgeDesktop"]),
         .library(name: "BadgeX11", targets: ["BadgeX11"]),
         .library(name: "BadgeSources", targets: ["BadgeSources"]),
-        .executable(name: "badge-demo", targets: ["BadgeDemo"]),
+        .executable(name: "badge-demo", targets: ["BadgeApp"]),
     ],
     targets: [
         // C libraries from Debian -dev packages, one per pkg-config family.
@@ -82,10 +82,11 @@ let package = Package(
         // Blocks SIGTERM, SIGINT and SIGHUP in the demo's ELF pre-initializer, before any library's
         // initializer or Swift code runs, so a signal at any moment after exec ends it cleanly.
         .target(name: "CEarlySignals"),
-        // The demo application on that shell: options, the demo toolbar and keys, the control
-        // channel, the dock badge and the exit statuses. The product keeps its name, badge-demo.
+        // The application on that shell, in rooms (LifeCycle, Model: the board, Config, Inputs,
+        // Outputs, State, Instance, Msg: the `msg` client, Demo: the demo toolbar and keys). The
+        // product, its paths and bus names keep their name, badge-demo.
         .executableTarget(
-            name: "BadgeDemo",
+            name: "BadgeApp",
             dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeIO", "BadgeSources", "BadgeX11", "CDBusProtocol", "CGlibcExtras", "CEarlySignals"]
         ),
 
@@ -102,7 +103,7 @@ let package = Package(
 
         .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
         .testTarget(name: "BadgeControlTests", dependencies: ["BadgeControl"]),
-        .testTarget(name: "BadgeSourcesTests", dependencies: ["BadgeCore", "BadgeSources", "CGlibcExtras"]),
+        .testTarget(name: "BadgeSourcesTests", dependencies: ["BadgeCore", "BadgeIO", "BadgeSources", "CGlibcExtras"]),
         .testTarget(
             name: "BadgeDrawingTests",
             dependencies: ["BadgeCore", "BadgeDrawing", "BadgeResources", "CCairo", "XvfbHarness", "TestSupport"],
@@ -110,7 +111,7 @@ let package = Package(
         ),
         .testTarget(name: "BadgeDesktopTests", dependencies: ["BadgeCore", "BadgeIO", "BadgeDesktop", "CAtspi", "CDBusProtocol"]),
         .testTarget(name: "BadgeX11Tests", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "CXCB", "XvfbHarness", "TestSupport"]),
-        .testTarget(name: "BadgeDemoTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeX11", "BadgeDemo", "CEarlySignals", "XvfbHarness"]),
+        .testTarget(name: "BadgeAppTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeX11", "BadgeApp", "CEarlySignals", "XvfbHarness"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeSources", "BadgeX11", "XvfbHarness"], exclude: ["Fixtures"]),
     ]
 )

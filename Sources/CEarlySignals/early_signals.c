@@ -14,16 +14,16 @@
 #include <signal.h>
 #include <stddef.h>
 
-// SwiftPM compiles an executable module's top-level code as `BadgeDemo_main` and, in the program
+// SwiftPM compiles an executable module's top-level code as `BadgeApp_main` and, in the program
 // itself, makes `main` an alias of it. The test runner links the same object files with a `main`
 // of its own: there the signals are left alone (Ctrl+C must still stop a test run).
 extern int main(int, char **);
-extern int BadgeDemo_main(int, char **) __attribute__((weak));
+extern int BadgeApp_main(int, char **) __attribute__((weak));
 
 static int blocked;
 
 static int is_badge_demo(void) {
-    return BadgeDemo_main == NULL || (void *)BadgeDemo_main == (void *)main;
+    return BadgeApp_main == NULL || (void *)BadgeApp_main == (void *)main;
 }
 
 static void block_termination_signals(int argc, char **argv, char **envp) {

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import XvfbHarness
 @testable import BadgeX11
 
 /// The control socket's setup, without a display: folder checks, a live socket, a stale one.
@@ -73,5 +74,40 @@ import Testing
 
     @Test func errorLinesAreJSON() {
         #expect(ControlSocketServer.errorLine("bad \"x\"\n\\") == #"{"reply":"error","reason":"bad \"x\"\u000a\\"}"#)
+    }
+}
+
+/// The client's side of the framing: BadgeIO's line reader, bounded.
+@Suite struct ControlSocketClientFramingTests {
+    @Test("Lines that come in one read are returned one by one; a line past the limit is an error, not memory",
+          .enabled(if: access("/usr/bin/python3", X_OK) == 0, "needs python3"))
+    func boundedLines() throws {
+        var template = Array("/tmp/badgekit-csc-XXXXXX".utf8CString)
+        let folder = try #require(template.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap { mkdtemp($0) } }.map { String(cString: $0) })
+        let path = folder + "/control.sock"
+        defer { unlink(path); rmdir(folder) }
+        // A stand-in server: two lines in one write, then a line longer than the client keeps.
+        let script = """
+        import socket, sys, os
+        s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(1)
+        print("listening", flush=True)
+        c, _ = s.accept()
+        c.sendall(b"first\\nsecond\\n")
+        sys.stdin.readline()
+        c.sendall(b"x" * (int(sys.argv[2]) + 1))
+        sys.stdin.readline()
+        """
+        let server = try ChildProcess(executable: "/usr/bin/python3",
+                                      arguments: ["-c", script, path, String(ControlSocketClient.maximumLineLength)])
+        defer { server.kill(SIGKILL); server.waitForExit(timeout: 5) }
+        #expect(try server.readLine(timeout: 10) == "listening")
+        let client = try ControlSocketClient(path: path, owner: getuid())
+        #expect(try client.readLine(timeout: 10) == "first")
+        #expect(try client.readLine(timeout: 10) == "second")
+        try server.writeLine("go")
+        #expect(throws: ControlSocketClientError.lineTooLong(path: path, limit: ControlSocketClient.maximumLineLength)) {
+            _ = try client.readLine(timeout: 20)
+        }
+        try server.writeLine("done")
     }
 }

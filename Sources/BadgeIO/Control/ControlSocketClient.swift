@@ -13,6 +13,8 @@ public enum ControlSocketClientError: Error, CustomStringConvertible, Equatable 
     case timedOut(path: String, seconds: Double)
     /// A system call failed.
     case system(call: String, path: String, errno: Int32)
+    /// The instance sent a line longer than the client keeps (``ControlSocketClient/maximumLineLength``).
+    case lineTooLong(path: String, limit: Int)
 
     /// A one-line message for the user.
     public var description: String {
@@ -27,6 +29,8 @@ public enum ControlSocketClientError: Error, CustomStringConvertible, Equatable 
             return "the instance at \(path) did not answer within \(Int(seconds)) s (it may be stopped or swamped)"
         case .system(let call, let path, let code):
             return "\(path): \(call) failed: \(String(cString: strerror(code)))"
+        case .lineTooLong(let path, let limit):
+            return "the instance at \(path) sent a line longer than \(limit) bytes: not read"
         }
     }
 }
@@ -44,7 +48,12 @@ public final class ControlSocketClient {
     /// The serving process's id, as the kernel recorded it at connect time.
     public let serverPID: Int32
     private let descriptor: Int32
-    private var buffer: [UInt8] = []
+    /// The longest line read from the server (a `state` of many buttons is far below it).
+    public static let maximumLineLength = 16 << 20
+    /// The server's lines, framed as the server frames its clients' (BadgeIO's one line reader).
+    private var lines = LineReader(maximumLineLength: ControlSocketClient.maximumLineLength)
+    /// Lines read and not yet returned, oldest first.
+    private var pending: [String] = []
     private var chunk = [UInt8](repeating: 0, count: 16_384)
     private var closed = false
 
@@ -137,11 +146,7 @@ public final class ControlSocketClient {
     public func readLine(timeout: Double? = ControlSocketClient.replyTimeout) throws(ControlSocketClientError) -> String? {
         let deadline = timeout.map { SystemTime.monotonic + $0 }
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line
-            }
+            if !pending.isEmpty { return pending.removeFirst() }
             try wait(for: Int16(POLLIN), until: deadline, seconds: timeout ?? 0)
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if count < 0 {
@@ -150,7 +155,13 @@ public final class ControlSocketClient {
                 throw .system(call: "recv", path: path, errno: errno)
             }
             if count == 0 { return nil }
-            buffer.append(contentsOf: chunk[0..<count])
+            let items = chunk.withUnsafeBytes { lines.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            for item in items {
+                switch item {
+                case .line(let line, _): pending.append(line)
+                case .tooLong: throw .lineTooLong(path: path, limit: Self.maximumLineLength)
+                }
+            }
         }
     }
 

@@ -1,0 +1,88 @@
+import BadgeCore
+import BadgeDrawing
+import BadgeX11
+import Glibc
+import BadgeControl
+
+/// The config file: read at start, again when it changes or on SIGHUP, applied to the running toolbar.
+extension BadgeApplication {
+    // MARK: Config
+
+    /// `config` in the user's language: the bundled buttons' labels translated (a config file's
+    /// are the user's own), and digits grouped as the locale groups them.
+    static func localized(_ config: ToolbarConfig, bundled: Bool, locale: DesktopLocale) -> ToolbarConfig {
+        var config = config
+        for index in config.buttons.indices {
+            if bundled { config.buttons[index].label = locale.translate(config.buttons[index].label, domain: domain) }
+            if !locale.groupingSeparator.isEmpty { config.buttons[index].format.groupingSeparator = locale.groupingSeparator }
+        }
+        return config
+    }
+
+    /// Reads the config file again (it changed, or SIGHUP): applied when it is good, with the
+    /// surviving buttons keeping their contents; otherwise the running toolbar stays and the reason
+    /// goes to standard error and the control channel.
+    func reloadConfig(cause: String) {
+        guard let path = configPath, let host else { return }
+        let config: ToolbarConfig
+        let newToolbar: Toolbar
+        guard access(path, F_OK) == 0 else {
+            // Removed (or renamed away, as editors do before writing the new one): what is shown stays.
+            if cause == "signal" {
+                StandardError.write("badge-demo: \(path): no such file; keeping the toolbar")
+                publish(ControlEvents.configError("\(path): no such file", cause: cause))
+            }
+            return
+        }
+        do {
+            config = try ToolbarConfig.load(path: path)
+            var flagless = options
+            flagless.counts = [:]
+            flagless.icons = [:]
+            newToolbar = try DemoToolbar.make(config: Self.localized(config, bundled: false, locale: locale),
+                                              configFile: path, options: flagless, clock: clock, text: text, icons: icons)
+        } catch {
+            StandardError.write("badge-demo: \(error); keeping the toolbar")
+            publish(ControlEvents.configError("\(error)", cause: cause))
+            return
+        }
+        for warning in config.warnings { StandardError.write("badge-demo: \(warning)") }
+        let strings = locale.badgeStrings
+        for button in newToolbar.buttons {
+            button.badge.strings = strings
+            // A button that survives keeps what it shows.
+            if let old = toolbar.button(id: button.id) {
+                button.badge.reducesMotion = true
+                if old.badge.isBlinking { button.badge.showDot(blink: true) } else { button.badge.value = old.badge.value }
+            }
+            button.badge.reducesMotion = host.reducesMotion
+        }
+        origins.follow(newToolbar.buttons.map(\.id)) { id in
+            config.buttons.first { $0.id == id }.map { $0.content == .none || $0.source != nil ? .hand : .config } ?? .hand
+        }
+        toolbar = newToolbar
+        host.replace(toolbar: newToolbar)
+        // The sources follow the file: stopped, and started again as it says now.
+        bindings?.stop()
+        bindings?.toolbarReplaced(newToolbar)
+        sourceConfigs = config.buttons.compactMap { button in button.source.map { (button.id, $0) } }
+        quietChoices = Dictionary(config.buttons.map { ($0.id, $0.doNotDisturb) }, uniquingKeysWith: { first, _ in first })
+        clickActions = Dictionary(config.buttons.compactMap { button in button.click.map { (button.id, $0) } }, uniquingKeysWith: { first, _ in first })
+        usesDefaultSources = !config.listsButtons
+        startSources(host)
+        if allowsRoot != config.allowsRoot {
+            allowsRoot = config.allowsRoot
+            socket?.allowsRoot = config.allowsRoot
+            if socket?.onLine != nil { updateSocketStatus() }
+        }
+        if sources.theme == "config" || sources.theme == "default", let theme = config.theme {
+            renderer.theme = theme
+            sources.theme = "config"
+            board.apply(.theme(theme))
+        }
+        applyScaleConfig(config, host: host)
+        board.apply(.reload(newToolbar, config))
+        publish(ControlEvents.configReloaded(cause: cause, buttons: newToolbar.buttons.map(\.id), warnings: config.warnings,
+                                             state: state(of: host)))
+    }
+}

@@ -1,0 +1,61 @@
+import BadgeCore
+import BadgeSources
+import BadgeX11
+
+/// Clicks that open something instead of counting (the config's `"click"`, and a launcher
+/// button's application): raise its window, else launch it.
+extension BadgeApplication {
+    /// Installs the click handler. A button's configured action comes first (`"count": true` keeps
+    /// the demo's counting); a button bound to a source takes a new reading on a click and ignores
+    /// the other buttons and the wheel, so the pointer never changes a number its source owns;
+    /// the rest count.
+    func wireClicks(_ host: ToolbarHost) {
+        host.actionHandler = { [weak self] button, _, pointer in
+            guard let self else { return false }
+            if let action = self.clickActions[button.id] {
+                if action == .count { return false }
+                guard pointer == .primary else { return false }
+                self.perform(action, for: button.id, host: host)
+                return true
+            }
+            guard let bindings = self.bindings, bindings.ownsCount(of: button.id) else { return false }
+            if pointer == .primary { _ = bindings.refresh(button.id) }
+            return true
+        }
+    }
+
+    /// The program launcher, on the loop from its first use (it reaps what it started).
+    func programLauncher() -> ProgramLauncher {
+        if let launcher { return launcher }
+        let made = ProgramLauncher()
+        loop.add(made.source())
+        launcher = made
+        return made
+    }
+
+    func perform(_ action: ClickAction, for id: String, host: ToolbarHost) {
+        do {
+            switch action {
+            case .run(let arguments):
+                try programLauncher().launch(arguments)
+            case .raise(let windowClass):
+                if try host.connection.activateClient(withClass: [windowClass], time: 0) == nil {
+                    StandardError.write("badge-demo: \(id): no window of class \(windowClass.prefix(60)) to raise")
+                }
+            case .count:
+                break
+            case .launch(let desktopID):
+                let entry = try DesktopEntryFinder().entry(forID: desktopID)
+                if try host.connection.activateClient(withClass: entry.windowClasses, time: 0) == nil {
+                    let program = (try? entry.arguments().first) ?? desktopID
+                    let launcher = programLauncher()
+                    try launcher.launch(entry, startupID: launcher.startupID(for: program, time: 0))
+                }
+            }
+            try host.connection.flush()
+        } catch {
+            StandardError.write("badge-demo: \(id): \(error)")
+            control?.emitError("\(id): \(error)")
+        }
+    }
+}

@@ -1,0 +1,239 @@
+import BadgeCore
+import BadgeDrawing
+import BadgeX11
+import Glibc
+import BadgeControl
+
+/// Control commands, from standard input (`--control`) and from the control socket alike.
+extension BadgeApplication {
+    // MARK: Control commands
+
+    /// Runs one control request; false once the app is quitting (the rest of the batch is left).
+    func execute(_ request: ControlChannel.Request) -> Bool {
+        guard let host, let control else { return false }
+        switch request {
+        case .debug(.badRequest):
+            host.connection.sendRefusedRequest()
+        case .command(let command):
+            switch execute(command, host: host) {
+            case .done: break
+            case .failed(let reason): control.emitError(reason)
+            case .answer(let event): control.emit(event)
+            case .synchronize(let token):
+                host.synchronize { [weak control] in control?.emit(ControlEvents.sync(token)) }
+            }
+        }
+        return exitStatus == nil
+    }
+
+    /// What a command did, for the channel that sent it to answer.
+    enum Outcome {
+        case done
+        case failed(String)
+        case answer(JSONValue)
+        case synchronize(String)
+    }
+
+    /// Runs one command, from standard input or the socket alike (cause "control").
+    func execute(_ command: ControlCommand, host: ToolbarHost) -> Outcome {
+        func target(_ id: String) -> ToolbarButton? { toolbar.button(id: id) }
+        func unknown(_ id: String) -> Outcome {
+            .failed("unknown button \"\(id.prefix(40))\"; buttons are \(toolbar.buttons.map(\.id).joined(separator: ", "))")
+        }
+        switch command {
+        case .set(let id, let count):
+            guard let button = target(id) else { return unknown(id) }
+            host.change(button, cause: .control) { $0.value = .count(max(0, count)) }
+        case .increment(let id, let step):
+            guard let button = target(id) else { return unknown(id) }
+            host.change(button, cause: .control) { $0.increment(by: step) }
+        case .decrement(let id, let step):
+            guard let button = target(id) else { return unknown(id) }
+            host.change(button, cause: .control) { $0.decrement(by: step) }
+        case .text(let id, let text):
+            guard let button = target(id) else { return unknown(id) }
+            host.change(button, cause: .control) { $0.setText(text) }
+        case .dot(let id, let blink):
+            guard let button = target(id) else { return unknown(id) }
+            host.change(button, cause: .control) { $0.showDot(blink: blink) }
+        case .clear(let id):
+            if let id, target(id) == nil { return unknown(id) }
+            let buttons = id.flatMap { target($0).map { [$0] } } ?? toolbar.buttons
+            for button in buttons {
+                host.change(button, cause: .control) { $0.clear() }
+            }
+        case .state:
+            return .answer(state(of: host))
+        case .refresh(let id):
+            if let id, target(id) == nil { return unknown(id) }
+            guard bindings?.refresh(id) == true else {
+                return .failed(id.map { "\($0.prefix(40)) has no source to read again" } ?? "no button has a source")
+            }
+        case .explain(let id):
+            guard let button = target(id) else { return unknown(id) }
+            var fields: [(String, JSONValue)] = [("event", .string("explain")), ("id", .string(id)),
+                                                 ("description", .string(button.badge.accessibilityDescription)),
+                                                 ("confidence", .string(button.badge.confidence.rawValue))]
+            if let why = bindings?.explanation(of: id) {
+                fields.append(("text", .string("\(button.badge.valueDescription), \(why)")))
+                fields.append(("source", bindings?.state(of: id) ?? .null))
+            } else {
+                fields.append(("text", .string(locale.badgeStrings.join(button.badge.accessibilityDescription, originWords(of: id)))))
+                if let from = origins.origin(of: id).saved { fields.append(("from", .string(from))) }
+                fields.append(("source", .null))
+            }
+            return .answer(.object(fields))
+        case .sync(let token):
+            return .synchronize(token)
+        case .activate(let startupID):
+            host.activate(startupID: startupID)
+        case .quit:
+            quit(.closed)
+        }
+        return .done
+    }
+
+    /// Where a button without a source got its value, in the user's language.
+    func originWords(of id: String) -> String {
+        switch origins.origin(of: id) {
+        case .demo: return locale.translate("the demo's sample value (no source)", domain: Self.domain)
+        case .config: return locale.translate("set in the config file (no source)", domain: Self.domain)
+        case .hand, .source: return locale.translate("set by hand (no source)", domain: Self.domain)
+        }
+    }
+
+    /// The `state` event now.
+    func state(of host: ToolbarHost) -> JSONValue {
+        ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, monitor: monitorName, socket: socketStatus,
+                            dbus: busState, tray: trayState,
+                            buttonSource: { [bindings] id in bindings?.state(of: id) ?? .null })
+    }
+
+    /// An event every listener gets: `--control`'s standard output and every socket subscriber
+    /// (`msg --watch`, the bar streams). The one way out for change, urgent, config and error events.
+    func publish(_ event: JSONValue) {
+        control?.emit(event)
+        socket?.broadcast(event.serialized)
+    }
+
+    // MARK: Control socket
+
+    /// Takes what the launch claimed (``SingleInstance``): the profile, its lock and the bound
+    /// socket; or says why there is no socket.
+    func adopt(_ claim: SingleInstance.Claim) {
+        switch claim {
+        case .primary(let profile, let lock, let server, let problem):
+            self.profile = profile
+            busName = Self.busName(forProfile: profile.optionValue)
+            instanceLock = lock
+            socket = server
+            if let problem {
+                socketWarning = problem
+                socketStatus = .object([("status", .string("off")), ("reason", .string(problem)), ("profile", .string(profile.name))])
+            }
+            server?.allowsRoot = allowsRoot
+        case .alone(let reason):
+            socketWarning = reason
+            socketStatus = .object([("status", .string("off")), ("reason", .string(reason ?? "offscreen"))])
+        case .handOver, .refused:
+            break
+        }
+    }
+
+    /// Serves the control socket bound at start (from the first frame on: clients that came
+    /// earlier wait in its backlog).
+    func startSocket() {
+        // Said once the window is up: without a display, the display's error is the first line.
+        if let warning = socketWarning {
+            StandardError.write("badge-demo: \(warning)")
+            socketWarning = nil
+        }
+        guard let server = socket, server.onLine == nil else { return }
+        server.onLine = { [weak self, weak server] client, line in
+            guard let self, let server else { return }
+            self.socketLine(line, from: client, server: server)
+        }
+        server.onLog = { [weak self] message in
+            StandardError.write("badge-demo: \(message)")
+            let event = JSONValue.object([("event", .string("error")), ("line", .int(0)), ("source", .string("socket")),
+                                          ("reason", .string(message))])
+            self?.publish(event)
+        }
+        loop.add(server.source(paused: { [weak self] in self?.control?.isBackedUp == true }))
+        loop.addDeadline(named: "control-socket") { [weak server] in server?.timeUntilDue }
+        loop.addPreparation(named: "control-socket") { [weak server] in server?.expire() ?? false }
+        updateSocketStatus()
+    }
+
+    /// `state`'s `controlSocket` while the socket is served.
+    func updateSocketStatus() {
+        guard let server = socket else { return }
+        socketStatus = .object([("status", .string("listening")), ("path", .string(server.path)),
+                                ("protocol", .int(ControlSocketServer.protocolVersion)), ("profile", .string(profile.name)),
+                                ("allowsRoot", .bool(allowsRoot))])
+    }
+
+    /// What root may do through another user's socket, when the config allows root at all:
+    /// change and read counts. Not quit the app, nor raise its window.
+    static func rootMay(_ command: ControlCommand) -> Bool {
+        switch command {
+        case .quit, .activate: return false
+        default: return true
+        }
+    }
+
+    /// One line from a socket client: every line gets a reply.
+    func socketLine(_ line: String, from client: ControlSocketServer.ClientID, server: ControlSocketServer) {
+        let ok = #"{"reply":"ok"}"#
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        let trimmed = words.count == 1 ? String(words[0]) : ""
+        if trimmed == "hello" {
+            server.reply(JSONValue.object([("reply", .string("ok")), ("protocol", .int(ControlSocketServer.protocolVersion)),
+                                           ("pid", .int(Int(getpid()))), ("profile", .string(profile.name))]).serialized, to: client)
+            return
+        }
+        if trimmed == "subscribe" {
+            // The stream starts with the state as it is, so a bar shows the counts before any change.
+            server.reply(ok, to: client)
+            if let host {
+                server.reply(state(of: host).serialized, to: client)
+            }
+            server.subscribe(client)
+            return
+        }
+        guard let host else { return server.reply(ControlSocketServer.errorLine("the window is gone"), to: client) }
+        switch ControlCommand.parse(line) {
+        case .failure(let error):
+            server.reply(ControlSocketServer.errorLine(error.reason), to: client)
+        case .success(let command) where server.peer(of: client)?.isForeignRoot == true && !Self.rootMay(command):
+            server.reply(ControlSocketServer.errorLine("root may only change and read counts here, not \(line.split(separator: " ").first ?? "")"), to: client)
+        case .success(let command):
+            switch execute(command, host: host) {
+            case .done:
+                server.reply(ok, to: client)
+            case .failed(let reason):
+                server.reply(ControlSocketServer.errorLine(reason), to: client)
+            case .answer(let event):
+                server.reply(Self.reply(event).serialized, to: client)
+            case .synchronize(let token):
+                host.synchronize { [weak server] in
+                    server?.reply(JSONValue.object([("reply", .string("ok")), ("token", .string(token))]).serialized, to: client)
+                }
+            }
+        }
+    }
+
+    /// An event as a reply: `{"reply":"ok", ...the event's fields}`.
+    static func reply(_ event: JSONValue) -> JSONValue {
+        guard case .object(let fields) = event else { return event }
+        return .object([("reply", .string("ok"))] + fields)
+    }
+
+    func printError(_ error: any Error) {
+        if case X11Error.noDisplay = error {
+            StandardError.write("badge-demo: \(error); or render offscreen with --screenshot FILE.png")
+        } else {
+            StandardError.write("badge-demo: \(error)")
+        }
+    }
+}

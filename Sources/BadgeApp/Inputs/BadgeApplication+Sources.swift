@@ -1,0 +1,65 @@
+import BadgeCore
+import BadgeSources
+import BadgeX11
+import Glibc
+
+/// Binding buttons to real sources (issue 21): the config file's `"source"` of each button, or,
+/// with no config file, the defaults: the bell follows the notification daemon when one is on the
+/// session bus, and mail follows `$MAILDIR` or `~/Maildir` when it exists.
+extension BadgeApplication {
+    /// Starts the sources (after the first frame: no source ever delays it).
+    /// Called again after the config file changed: the one group of sources (on the loop for the
+    /// app's life) binds what the file says now.
+    func startSources(_ host: ToolbarHost) {
+        var wanted = sourceConfigs.map { (id: $0.id, source: $0.source, optional: false) }
+        if usesDefaultSources { wanted = defaultSources() }
+        guard !wanted.isEmpty || bindings != nil else { return }
+        let made: SourceBindings
+        if let bindings {
+            made = bindings
+        } else {
+            do {
+                made = try SourceBindings(host: host, toolbar: toolbar)
+            } catch {
+                StandardError.write("badge-demo: \(error); the buttons keep their own counts")
+                return
+            }
+            made.warn = { StandardError.write("badge-demo: \($0)") }
+            made.attach(to: loop)
+            bindings = made
+            board.observe(made, at: .state)
+        }
+        made.quietChoices = quietChoices
+        for binding in wanted {
+            made.bind(binding.id, to: binding.source, optional: binding.optional, quiet: quietChoices[binding.id] ?? .dot,
+                      sessionBus: host.sessionBus)
+        }
+    }
+
+    /// Without a config file: the bell and mail, when their sources exist.
+    func defaultSources() -> [(id: String, source: SourceConfig, optional: Bool)] {
+        var found: [(id: String, source: SourceConfig, optional: Bool)] = []
+        if toolbar.button(id: "bell") != nil, Environment.value("DBUS_SESSION_BUS_ADDRESS") != nil {
+            found.append(("bell", .notifications(applications: []), true))
+        }
+        if toolbar.button(id: "mail") != nil, let maildir = Self.defaultMaildir() {
+            found.append(("mail", .maildir(paths: [maildir], folders: [], newOnly: false), false))
+        }
+        return found
+    }
+
+    /// `$MAILDIR` when it is set (the user said where their mail is), else `~/Maildir`, when it is a folder.
+    static func defaultMaildir() -> String? {
+        var candidates: [String] = []
+        if let maildir = Environment.value("MAILDIR") {
+            candidates = maildir.hasPrefix("/") ? [maildir] : []
+        } else if let home = Environment.value("HOME"), home.hasPrefix("/") {
+            candidates = [home + "/Maildir"]
+        }
+        for path in candidates {
+            var info = stat()
+            if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return path }
+        }
+        return nil
+    }
+}

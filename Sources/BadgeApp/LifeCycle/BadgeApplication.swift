@@ -1,0 +1,362 @@
+import BadgeCore
+import BadgeDrawing
+import BadgeX11
+import Glibc
+import BadgeControl
+import BadgeSources
+
+/// The badge demo: a ``ToolbarHost`` in a top-level window, on an ``EventLoop`` with the control
+/// channel (`--control`) and the dock badge beside it. Everything else is the shell's.
+final class BadgeApplication {
+    /// The demo's own gettext domain (its title and button labels).
+    static let domain = "badge-demo"
+    /// The app's desktop id: its dock count is broadcast for it (and never followed by its own
+    /// launcher sources).
+    static let desktopFileID = "badge-demo"
+
+    /// Who the demo is to the desktop, its title in the user's language.
+    let identity: ApplicationIdentity
+
+    let options: AppOptions
+    let clock = SystemClock()
+    var toolbar: Toolbar
+    let text: TextLayouts
+    let icons: IconLibrary
+    let locale: DesktopLocale
+    /// The config file read (`--config`, or the XDG one), watched for changes; nil without one.
+    let configPath: String?
+    var configWatcher: ConfigWatcher?
+    let renderer: ToolbarRenderer
+    let loop = EventLoop()
+    var host: ToolbarHost?
+    var control: ControlChannel?
+    /// The control socket, bound at start and served from the first frame on; nil when there is none.
+    var socket: ControlSocketServer?
+    /// The profile this instance runs (``SingleInstance``), and its lock, held for the app's life.
+    var profile = InstanceProfile.default
+    var instanceLock: InstanceLock?
+    /// The buttons bound to sources (Maildir, notifications, launcher counts, commands), from the
+    /// first frame on; nil before, or when none is bound.
+    var bindings: SourceBindings?
+    /// The sources the config file binds, by button id (the defaults apply without a config file).
+    var sourceConfigs: [(id: String, source: SourceConfig)] = []
+    var usesDefaultSources = false
+    /// How each button shows during Do Not Disturb (the config's choices).
+    var quietChoices: [String: DoNotDisturbDisplay] = [:]
+    /// What a click on a button does instead of counting, by id (BadgeApplication+Clicks.swift).
+    var clickActions: [String: ClickAction] = [:]
+    var launcher: ProgramLauncher?
+    /// Whether root may use the control socket (the config's `"control": {"allowRoot": true}`).
+    var allowsRoot = false
+    /// Why there is no control socket, said once the window is up.
+    var socketWarning: String?
+    /// Where the socket is, or why there is none (for `state`).
+    var socketStatus: JSONValue = .object([("status", .string("starting"))])
+    var dock: LauncherEntry?
+    /// The icon with the total in the system tray (BadgeApplication+Tray.swift); nil with `--no-tray`.
+    var tray: TrayIcon?
+    /// The badges on the session bus under `busName` (BadgeApplication+Bus.swift), from the first frame on.
+    var busService: BadgeBusService?
+    var busName = BadgeApplication.busName(forProfile: nil)
+    var busFailure: String?
+    let signals: SignalWatcher?
+    var saved: SavedCounts?
+    /// Where each button's value came from (the demo, the config, a source, by hand).
+    let origins = BadgeOrigins()
+    /// Every change of the badges on its way out, to every output (Board/Board.swift).
+    let board = Board()
+    /// Where the scale, theme and reduced motion in effect come from: "flag", "config", "desktop",
+    /// "key" (reduced motion toggled with `r`) or "default".
+    var sources = (scale: "default", theme: "default", reducedMotion: "default")
+    /// The scale's layers but the desktop's (BadgeApplication+Monitors.swift).
+    var scalePolicy = MonitorScalePolicy()
+    var exitStatus: ExitStatus?
+    var updatesBlinkRequested = false
+
+    /// Prepares the toolbar, text and icons; throws ``DemoSetupError`` for an unusable config or
+    /// icon file (naming it), or a drawing error when text or icons cannot be set up.
+    init(options: AppOptions, locale: DesktopLocale, signals: SignalWatcher? = nil) throws {
+        self.signals = signals
+        identity = ApplicationIdentity(instanceName: "badge-demo", className: "BadgeDemo",
+                                       title: locale.translate("Badges", domain: Self.domain), desktopFileID: Self.desktopFileID, iconName: "bell")
+        // Pango and the font configuration load on a helper thread while the window is opened.
+        let text = try TextLayouts(warmUp: options.screenshotPath == nil)
+        text.language = locale.languageTag
+        let icons = try IconLibrary()
+        self.text = text
+        self.icons = icons
+        self.locale = locale
+        // --config must be usable (exit 2 otherwise); the XDG file, when there is one, should be: a
+        // bad one gives a warning and the bundled toolbar, and is read again when fixed.
+        let environment: (String) -> String? = Environment.value
+        configPath = options.screenshotPath == nil || options.configPath != nil
+            ? ConfigWatcher.path(options: options, environment: environment) : nil
+        var options = options
+        if options.rightToLeft == nil { options.rightToLeft = locale.direction == .rightToLeft }
+        var loaded: ToolbarConfig?
+        var made: Toolbar?
+        if let path = options.configPath {
+            let config = try ToolbarConfig.load(path: path)
+            made = try DemoToolbar.make(config: Self.localized(config, bundled: false, locale: locale), configFile: path,
+                                        options: options, clock: clock, text: text, icons: icons)
+            loaded = config
+        } else if let path = configPath, access(path, F_OK) == 0 {
+            // The whole file or nothing: an icon it names that cannot be used (missing, unknown, a
+            // FIFO, too large) is as bad as a syntax error, so the bundled toolbar shows, the
+            // warning names the file and field, and the file is applied once fixed.
+            do {
+                let config = try ToolbarConfig.load(path: path)
+                made = try DemoToolbar.make(config: Self.localized(config, bundled: false, locale: locale), configFile: path,
+                                            options: options, clock: clock, text: text, icons: icons)
+                loaded = config
+            } catch let error as DemoSetupError where !error.inConfigFile {
+                throw error
+            } catch {
+                StandardError.write("badge-demo: \(error); using the bundled toolbar until it is fixed")
+            }
+        }
+        let config = loaded ?? DemoToolbar.defaultConfig
+        for warning in config.warnings { StandardError.write("badge-demo: \(warning)") }
+        allowsRoot = loaded?.allowsRoot ?? false
+        sourceConfigs = config.buttons.compactMap { button in button.source.map { (button.id, $0) } }
+        quietChoices = Dictionary(config.buttons.map { ($0.id, $0.doNotDisturb) }, uniquingKeysWith: { first, _ in first })
+        clickActions = Dictionary(config.buttons.compactMap { button in button.click.map { (button.id, $0) } }, uniquingKeysWith: { first, _ in first })
+        usesDefaultSources = !(loaded?.listsButtons ?? false)
+        // Where each setting comes from: a flag, then the config file, then the desktop (live).
+        sources.scale = options.scale != nil ? "flag" : config.scale != nil ? "config" : "default"
+        sources.theme = options.themeFromFlag ? "flag" : config.theme != nil ? "config" : "default"
+        sources.reducedMotion = options.reduceMotion ? "flag" : "default"
+        scalePolicy = Self.scalePolicy(flag: options.scale, config: config)
+        if options.scale == nil { options.scale = config.scale }
+        if !options.themeFromFlag, let theme = config.theme { options.theme = theme }
+        self.options = options
+        renderer = ToolbarRenderer(theme: options.theme, text: text, icons: icons)
+        if let made {
+            toolbar = made
+        } else {
+            toolbar = try DemoToolbar.make(config: Self.localized(config, bundled: true, locale: locale), configFile: nil,
+                                           options: options, clock: clock, text: text, icons: icons)
+        }
+        let strings = locale.badgeStrings
+        for button in toolbar.buttons { button.badge.strings = strings }
+        // Where each value comes from: the bundled toolbar's are the demo's samples, a file's its own.
+        let boundKinds = usesDefaultSources ? [:] : Dictionary(sourceConfigs.map { ($0.id, $0.source.kind) }, uniquingKeysWith: { first, _ in first })
+        for button in toolbar.buttons {
+            // A bound button's `content` was left out (ToolbarConfig): it shows only what a source gave.
+            if options.counts[button.id] != nil || boundKinds[button.id] != nil {
+                origins.set(button.id, .hand)
+            } else {
+                origins.set(button.id, button.badge.value == .none ? .hand : loaded?.listsButtons == true ? .config : .demo)
+            }
+        }
+        // The counts of the last run, for the buttons that still exist; --count wins.
+        if options.screenshotPath == nil,
+           let path = SavedCounts.path(options: options, environment: environment) {
+            let saved = SavedCounts(path: path, clock: clock)
+            saved.warn = { StandardError.write("badge-demo: \($0)") }
+            let entries = saved.loadEntries()
+            for button in toolbar.buttons {
+                // A flag's count is shown, and saved as a change of this run.
+                guard options.counts[button.id] == nil else {
+                    saved.differs(button.id)
+                    continue
+                }
+                guard let entry = entries[button.id] else { continue }
+                // A bound button takes back only what its own kind of source gave (never the demo's 3).
+                if let kind = boundKinds[button.id], entry.from != kind { continue }
+                Self.setAtOnce(button.badge, entry.content, reduceMotion: options.reduceMotion)
+                origins.set(button.id, BadgeOrigins.Origin(saved: entry.from))
+            }
+            self.saved = saved
+            board.observe(saved)
+        }
+        origins.sourceKind = { [weak self] id in self?.bindings?.binding(of: id)?.config.kind }
+        board.observe(origins, at: .state)
+        board.observe(EventStreamOutput(publish: { [weak self] event in self?.publish(event) }))
+    }
+
+    /// Shows `content` on `badge` without an animation.
+    static func setAtOnce(_ badge: BadgeController, _ content: BadgeContent, reduceMotion: Bool) {
+        badge.reducesMotion = true
+        badge.value = content
+        badge.reducesMotion = reduceMotion
+    }
+
+    /// Renders the window offscreen, as it first appears, to a PNG file.
+    func renderScreenshot(to path: String) throws {
+        try renderer.text.load()
+        toolbar.layout(size: toolbar.preferredSize, scale: options.scale ?? 1, direction: toolbar.direction)
+        try renderer.renderImage(toolbar, at: clock.now).writePNG(to: path)
+    }
+
+    /// Runs until the window is closed or the connection is lost; returns the exit status.
+    func run() -> ExitStatus {
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            let host = try ToolbarHost(toolbar: toolbar, renderer: renderer, connection: try XConnection(),
+                                       placement: .topLevel(identity), scale: options.scale, clock: clock)
+            self.host = host
+            if options.control { control = ControlChannel(acceptsDebugCommands: options.debugCommands) }
+            host.accessibilityStrings = locale.accessibilityStrings
+            wire(host)
+            startMonitorScale(host)
+            follow(host.desktopSettings, host: host)
+            try loop.run()
+        } catch let error as X11Error {
+            if exitStatus == nil {
+                printError(error)
+                exitStatus = ExitStatus(error)
+            }
+        } catch {
+            printError(error)
+            exitStatus = .setupFailed
+        }
+        if exitStatus == .closed, let host {
+            // `sync` then `quit` in one write: draw what the commands before them changed and answer.
+            try? host.refresh()
+        }
+        // A clean exit saves what is shown (a lost connection too: the counts are still right).
+        saved?.writeIfDue(toolbar, force: true, origin: { [origins] in origins.origin(of: $0).saved })
+        // Give a reader half a second to take the last events (a script waiting for them after quit).
+        control?.finish(timeout: exitStatus == .connectionLost ? 0.2 : 0.5)
+        socket?.shutdown()
+        bindings?.stop()
+        host = nil
+        return exitStatus ?? .closed
+    }
+
+    func wire(_ host: ToolbarHost) {
+        host.onEvent = { [weak self] event in self?.hostEvent(event) }
+        wireClicks(host)
+        host.keyHandler = { [weak self] press in
+            guard let self, let command = KeyCommand.command(for: press) else { return false }
+            self.perform(command)
+            return true
+        }
+        host.attach(to: loop)
+        if let control {
+            control.execute = { [weak self] request in self?.execute(request) ?? false }
+            for source in control.sources { loop.add(source) }
+        }
+        if let saved {
+            loop.addDeadline(named: "state") { saved.timeUntilDue }
+            loop.addPreparation(named: "state") { [weak self] in
+                if let self { saved.writeIfDue(self.toolbar, origin: { [origins = self.origins] in origins.origin(of: $0).saved }) }
+                return false
+            }
+        }
+        if let signals {
+            signals.onSignal = { [weak self] signal in
+                if signal == SIGHUP { self?.reloadConfig(cause: "signal") } else { self?.quit(.closed) }
+            }
+            loop.add(signals.source)
+        }
+        if let configPath {
+            let watcher = ConfigWatcher(path: configPath)
+            watcher.onChange = { [weak self] in self?.reloadConfig(cause: "file") }
+            configWatcher = watcher
+            loop.add(watcher.source)
+        }
+    }
+
+    /// The dock badge, on the host's session bus, which it connects once the first frame is on its
+    /// way (connecting never delays the frame).
+    func startDock(_ host: ToolbarHost) {
+        guard dock == nil, let bus = host.sessionBus else { return }
+        let dock = LauncherEntry(bus: bus, desktopFileID: identity.desktopFileID)
+        self.dock = dock
+        board.observe(DockOutput(dock: dock, host: host))
+        dock.publish(count: host.toolbar.totalCount, urgent: host.isUrgent)
+    }
+
+    func quit(_ status: ExitStatus) {
+        if exitStatus == nil { exitStatus = status }
+        loop.stop()
+    }
+
+    func hostEvent(_ event: ToolbarHost.Event) {
+        switch event {
+        case .ready:
+            if let host {
+                startDock(host)
+                control?.emit(ControlEvents.ready(host))
+                startSocket()
+                startSources(host)
+                startBusService(host)
+                startTray(host)
+            }
+        case .badgeChanged(let button, let cause):
+            board.apply(.badge(button, cause: cause))
+        case .tooltipChanged(let info):
+            control?.emit(ControlEvents.tooltip(info))
+        case .urgencyChanged(let on):
+            board.apply(.urgency(on))
+        case .closeRequested:
+            quit(.closed)
+        case .detached:
+            guard exitStatus == nil, let host else { return }
+            StandardError.write("badge-demo: another X client destroyed the window 0x\(String(host.window, radix: 16)); exiting")
+            quit(.windowDestroyed)
+        case .desktopSettingsChanged(let settings):
+            if let host { follow(settings, host: host) }
+        case .windowStateChanged(let state):
+            // The dock shows what the taskbar shows, coalesced the same way.
+            board.apply(.windowState(state))
+        case .accessibilityChanged(let status):
+            control?.emit(ControlEvents.accessibility(status))
+        case .warning(let message):
+            StandardError.write("badge-demo: \(message)")
+        case .focusLeft:
+            break  // a top-level toolbar's focus wraps round: it never leaves
+        }
+    }
+
+    // MARK: Desktop settings
+
+    /// Applies what the desktop says, where no flag or config file decided.
+    func follow(_ settings: DesktopSettings, host: ToolbarHost) {
+        followDesktopScale(settings.scale, host: host)
+        if sources.theme == "default" || sources.theme == "desktop" {
+            let theme: Theme = settings.prefersDark == true ? .dark : .light
+            if renderer.theme != theme {
+                renderer.theme = theme
+                board.apply(.theme(theme))
+                host.invalidate()
+            }
+            sources.theme = settings.prefersDark == nil ? "default" : "desktop"
+        }
+        if sources.reducedMotion == "default" || sources.reducedMotion == "desktop" {
+            host.reducesMotion = settings.reducesMotion ?? false
+            sources.reducedMotion = settings.reducesMotion == nil ? "default" : "desktop"
+        }
+    }
+
+    // MARK: Keys
+
+    func perform(_ command: KeyCommand) {
+        guard let host else { return }
+        switch command {
+        case .quit:
+            quit(.closed)
+        case .cycleChatText:
+            guard let chat = toolbar.button(id: "chat") else { return }
+            var current: String?
+            if case .text(let text) = chat.badge.value { current = text }
+            host.change(chat, cause: .key) { $0.setText(KeyCommand.nextChatText(after: current)) }
+        case .toggleBlink:
+            guard let updates = toolbar.button(id: "updates") else { return }
+            // Remembered here: under reduced motion the badge shows a steady dot even when asked to blink.
+            updatesBlinkRequested = !(updates.badge.value == .dot && updatesBlinkRequested)
+            let blink = updatesBlinkRequested
+            host.change(updates, cause: .key) { $0.showDot(blink: blink) }
+        case .toggleOverflow:
+            guard let mail = toolbar.button(id: "mail") else { return }
+            host.change(mail, cause: .key) { $0.value = .count($0.count == 120 ? 12 : 120) }
+        case .toggleReducedMotion:
+            host.reducesMotion.toggle()
+            sources.reducedMotion = "key"
+            control?.emit(ControlEvents.motion(reduced: host.reducesMotion))
+        }
+    }
+
+}

@@ -1,0 +1,258 @@
+import BadgeControl
+import BadgeCore
+import BadgeIO
+import BadgeSources
+import BadgeX11
+import Glibc
+
+/// The buttons bound to real sources (issue 21): each reading shown as the button's content, with
+/// where it comes from and how far it can be trusted.
+///
+/// - A reading with content sets the badge (cause `source`) and makes it current; a stale one
+///   keeps the last good count in the stale style; a restored count is "last session" until its
+///   source first answers.
+/// - A change from elsewhere (a click, `--control`, the socket, D-Bus) overrides the source until
+///   its next reading, and says so.
+/// - A notifications source's Do Not Disturb shows every badge as its button chose (dot by default).
+/// - An optional binding (the defaults without a config file) shows nothing of its source until it
+///   has a value: a desktop without a notification daemon sees today's demo.
+///
+/// Not Sendable: the loop's thread only.
+final class SourceBindings {
+    /// One bound button.
+    final class Binding {
+        let buttonID: String
+        let config: SourceConfig
+        let source: any BadgeSource
+        /// Shows nothing until the source has a value (the defaults without a config file).
+        let optional: Bool
+        /// How the badge shows during Do Not Disturb.
+        let quiet: DoNotDisturbDisplay
+        /// What overrode the source's value since its last reading ("click", "control" …).
+        var overriddenBy: String?
+        /// True once a reading set the badge.
+        var applied = false
+
+        init(buttonID: String, config: SourceConfig, source: any BadgeSource, optional: Bool, quiet: DoNotDisturbDisplay) {
+            self.buttonID = buttonID
+            self.config = config
+            self.source = source
+            self.optional = optional
+            self.quiet = quiet
+        }
+    }
+
+    private(set) var bindings: [Binding] = []
+    private let group: SourceGroup
+    private weak var host: ToolbarHost?
+    private var toolbar: Toolbar
+    /// Do Not Disturb as the notification daemon says.
+    private(set) var doNotDisturb = false
+    /// Called with each line worth a warning (a source that cannot be set up).
+    var warn: (String) -> Void = { _ in }
+
+    init(host: ToolbarHost, toolbar: Toolbar) throws(SourceSetupError) {
+        group = try SourceGroup()
+        self.host = host
+        self.toolbar = toolbar
+    }
+
+    /// Adds the group to `loop`.
+    func attach(to loop: EventLoop) { group.attach(to: loop) }
+
+    /// Binds `buttonID` to a source made from `config` (not started when it cannot be made: warned).
+    /// A restored value is marked "last session" until the source answers.
+    func bind(_ buttonID: String, to config: SourceConfig, optional: Bool = false, quiet: DoNotDisturbDisplay = .dot,
+              sessionBus: BusConnection?) {
+        guard let button = toolbar.button(id: buttonID) else { return }
+        let source: any BadgeSource
+        switch Self.makeSource(config, sessionBus: sessionBus) {
+        case .failure(let error):
+            warn("\(buttonID): \(error)")
+            return
+        case .success(let made):
+            source = made
+        }
+        let binding = Binding(buttonID: buttonID, config: config, source: source, optional: optional, quiet: quiet)
+        bindings.append(binding)
+        if !optional, button.badge.value != .none { button.badge.confidence = .lastSession }
+        if let notifications = source as? NotificationSource {
+            notifications.onDoNotDisturbChange = { [weak self] on in self?.setDoNotDisturb(on) }
+        }
+        source.onChange = { [weak self, weak binding] reading in
+            guard let self, let binding else { return }
+            self.apply(reading, to: binding)
+        }
+        group.add(source)
+    }
+
+    static func makeSource(_ config: SourceConfig, sessionBus: BusConnection?) -> Result<any BadgeSource, SourceSetupError> {
+        let address = Environment.value("DBUS_SESSION_BUS_ADDRESS")
+        switch config {
+        case .maildir(let paths, let folders, let newOnly):
+            return .success(MaildirSource(paths: paths, folders: folders, newOnly: newOnly))
+        case .notmuch(let query):
+            return .success(NotmuchSource(query: query))
+        case .command(let arguments, let interval, let timeout):
+            return .success(CommandSource(arguments: arguments, interval: interval, timeout: timeout))
+        case .notifications(let applications):
+            guard let address else { return .failure(SourceSetupError("notifications need a session bus (DBUS_SESSION_BUS_ADDRESS)")) }
+            if let sessionBus { return .success(NotificationSource(sharing: sessionBus, busAddress: address, applications: applications)) }
+            do {
+                return .success(try NotificationSource(busAddress: address, applications: applications))
+            } catch {
+                return .failure(error)
+            }
+        case .launcher(let id):
+            guard let address else { return .failure(SourceSetupError("launcher counts need a session bus (DBUS_SESSION_BUS_ADDRESS)")) }
+            do throws(SourceSetupError) {
+                let source: LauncherEntrySource
+                if let sessionBus {
+                    source = try LauncherEntrySource(desktopID: id, sharing: sessionBus)
+                } else {
+                    source = try LauncherEntrySource(desktopID: id, busAddress: address)
+                }
+                source.ownDesktopID = BadgeApplication.desktopFileID
+                return .success(source)
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// The binding of `buttonID`, if any.
+    func binding(of buttonID: String) -> Binding? { bindings.first { $0.buttonID == buttonID } }
+
+    /// A change from elsewhere (not a source): the badge says it overrides its source.
+    func changed(_ buttonID: String, by cause: ChangeCause) {
+        guard cause != .source, let binding = binding(of: buttonID), binding.applied || !binding.optional,
+              let button = toolbar.button(id: buttonID) else { return }
+        binding.overriddenBy = cause.rawValue
+        button.badge.confidence = .current
+        button.badge.sourceDescription = "\(binding.source.reading.description), changed by \(cause.rawValue)"
+    }
+
+    /// Reads `buttonID`'s source again now (every source for nil); false for a button with none.
+    /// An override ends here: the badge shows its source's reading again at once (nothing, when the
+    /// source has none), and the new reading follows when it comes.
+    func refresh(_ buttonID: String?) -> Bool {
+        let chosen = buttonID.map { id in bindings.filter { $0.buttonID == id } } ?? bindings
+        for binding in chosen {
+            if binding.overriddenBy != nil { endOverride(binding) }
+            group.refresh(binding.source)
+        }
+        return !chosen.isEmpty
+    }
+
+    /// Whether a click or a wheel on `buttonID` would change a number its source owns.
+    func ownsCount(of buttonID: String) -> Bool {
+        guard let binding = binding(of: buttonID) else { return false }
+        return binding.applied || !binding.optional
+    }
+
+    /// Shows `binding`'s source's reading in place of what overrode it.
+    private func endOverride(_ binding: Binding) {
+        guard let button = toolbar.button(id: binding.buttonID) else { return }
+        binding.overriddenBy = nil
+        let badge = button.badge
+        show(SourceBindingPolicy.endingOverride(with: binding.source.reading, value: badge.value, blinking: badge.isBlinking),
+             on: button, binding: binding)
+    }
+
+    /// The toolbar was replaced (config reload): bindings of buttons that are gone stop.
+    func toolbarReplaced(_ new: Toolbar) {
+        toolbar = new
+        for binding in bindings where new.button(id: binding.buttonID) == nil { group.remove(binding.source) }
+        bindings.removeAll { new.button(id: $0.buttonID) == nil }
+        for binding in bindings { apply(binding.source.reading, to: binding) }
+        applyDoNotDisturb()
+    }
+
+    /// Stops every source.
+    func stop() {
+        for binding in bindings { group.remove(binding.source) }
+        bindings.removeAll()
+    }
+
+    /// Shows `reading` on `binding`'s badge (``SourceBindingPolicy``): its value, where it comes
+    /// from and how far it can be trusted change together, in one change through the funnel (cause
+    /// `source`), so every output sees them as one state: a restored count confirmed by a new value
+    /// is never announced as "last session", and a source going stale is a change like any other.
+    private func apply(_ reading: SourceReading, to binding: Binding) {
+        guard let button = toolbar.button(id: binding.buttonID) else { return }
+        let badge = button.badge
+        guard let outcome = SourceBindingPolicy.outcome(of: reading, value: badge.value, blinking: badge.isBlinking,
+                                                        confidence: badge.confidence, applied: binding.applied,
+                                                        optional: binding.optional) else { return }
+        binding.overriddenBy = nil
+        show(outcome, on: button, binding: binding)
+    }
+
+    /// Applies `outcome` in one change, when anything a listener sees changes.
+    private func show(_ outcome: SourceBindingPolicy.Outcome, on button: ToolbarButton, binding: Binding) {
+        guard let host else { return }
+        binding.applied = binding.applied || outcome.applied
+        let badge = button.badge
+        guard outcome.value != nil || outcome.confidence != badge.confidence || outcome.description != badge.sourceDescription else { return }
+        host.change(button, cause: .source) { badge in
+            badge.sourceDescription = outcome.description
+            badge.confidence = outcome.confidence
+            if let value = outcome.value { badge.value = value }
+        }
+    }
+
+    private func setDoNotDisturb(_ on: Bool) {
+        guard on != doNotDisturb else { return }
+        doNotDisturb = on
+        applyDoNotDisturb()
+    }
+
+    /// Every badge as its button chose while Do Not Disturb lasts.
+    private func applyDoNotDisturb() {
+        guard let host else { return }
+        for button in toolbar.buttons {
+            let wanted: DoNotDisturbDisplay? = doNotDisturb ? (binding(of: button.id)?.quiet ?? quietDefault(of: button.id)) : nil
+            guard button.badge.format.doNotDisturb != wanted else { continue }
+            host.change(button, cause: .source) { $0.format.doNotDisturb = wanted }
+        }
+    }
+
+    /// The per-button choices of unbound buttons (from the config), by id.
+    var quietChoices: [String: DoNotDisturbDisplay] = [:]
+    private func quietDefault(of id: String) -> DoNotDisturbDisplay { quietChoices[id] ?? .dot }
+
+    /// `state`'s `source` of a bound button.
+    func state(of buttonID: String, now: Double = SystemTime.realtime) -> JSONValue {
+        guard let binding = binding(of: buttonID), binding.applied || !binding.optional else { return .null }
+        let reading = binding.source.reading
+        var fields: [(String, JSONValue)] = [("kind", .string(binding.config.kind)), ("description", .string(reading.description))]
+        if let updated = reading.updated {
+            fields.append(("updated", .double(updated)))
+            fields.append(("age", .double(max(0, (now - updated) * 10).rounded() / 10)))
+        }
+        fields.append(("stale", .bool(reading.isStale)))
+        if let error = reading.error { fields.append(("error", .string(error))) }
+        if let cause = binding.overriddenBy { fields.append(("overriddenBy", .string(cause))) }
+        return .object(fields)
+    }
+
+    /// "from ~/Maildir/INBOX, 2 s ago" (or why it cannot be trusted), for `explain`.
+    func explanation(of buttonID: String, now: Double = SystemTime.realtime) -> String? {
+        guard let binding = binding(of: buttonID), binding.applied || !binding.optional else { return nil }
+        let reading = binding.source.reading
+        var parts = ["from \(reading.description)"]
+        if let updated = reading.updated { parts.append(Self.age(now - updated)) } else { parts.append("no reading yet") }
+        if let cause = binding.overriddenBy { parts.append("overridden by \(cause) until its next reading") }
+        if reading.isStale { parts.append("not up to date" + (reading.error.map { ": \($0)" } ?? "")) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// "2 s ago", "3 min ago", "5 h ago".
+    static func age(_ seconds: Double) -> String {
+        let s = max(0, Int(seconds.rounded()))
+        if s < 60 { return "\(s) s ago" }
+        if s < 3600 { return "\(s / 60) min ago" }
+        return "\(s / 3600) h ago"
+    }
+
+}

@@ -1,0 +1,254 @@
+import BadgeControl
+import BadgeX11
+import Glibc
+
+/// `badge-demo msg`: sends control commands to the running instance through its socket and prints
+/// the answers, as `i3-msg`, `polybar-msg` and `dunstctl` do. It needs no display (cron jobs and
+/// mail hooks have none), nor `XDG_RUNTIME_DIR` (it falls back to `/run/user/UID`).
+enum MessageClient {
+    /// The exit statuses (the man page's table).
+    enum Status: Int32 {
+        /// Every command was answered "ok".
+        case ok = 0
+        /// No instance runs (nothing listens on the socket; a stale socket counts as none).
+        case noInstance = 1
+        /// A bad command or option, or the instance refused (an error reply, another user's socket).
+        case refused = 2
+        /// The connection was lost (or the instance stopped answering) before every answer came.
+        case connectionLost = 3
+    }
+
+    /// What `msg` was asked.
+    struct Options: Equatable {
+        var profile: String?
+        var statePath: String?
+        var socketPath: String?
+        var user: String?
+        var watch = false
+        var format = BarFormat.json
+        var help = false
+        var command: [String] = []
+    }
+
+    static let usage = """
+        usage: badge-demo msg [--profile NAME | --state FILE | --socket PATH] [--user NAME]
+                              [--watch [--format F]] [COMMAND...]
+          COMMAND: \(commandList(indent: 11)),
+                   hello (the protocol version and the instance's pid); N is 0 or more;
+                   without COMMAND, each line of standard input is sent
+          --profile NAME   the instance started with --profile NAME (default: the default profile)
+          --state FILE     the instance started with --state FILE
+          --socket PATH    the socket at PATH
+          --user NAME      NAME's instance, through /run/user/UID (for root; NAME must allow root)
+          --watch          print the instance's events as JSON lines until interrupted
+          --format F       with --watch: json (default), or a line per change for polybar, i3bar
+                           (i3blocks' persistent JSON) or waybar (return-type json); a bar format
+                           waits for the instance, follows it across restarts, and prints an
+                           empty (waybar: class "offline") line while none runs
+        exit status: 0 ok, 1 no running instance, 2 bad command or refused, 3 connection lost or no
+                     answer in time (5 s to connect, 10 s for each reply)
+        """
+
+    /// The control commands and `hello`, wrapped to fit 100 columns after `indent` spaces.
+    static func commandList(indent: Int) -> String {
+        var lines: [String] = []
+        var line = ""
+        for form in ControlCommand.forms {
+            let piece = line.isEmpty ? form : line + ", " + form
+            if piece.count + indent > 98, !line.isEmpty {
+                lines.append(line + ",")
+                line = form
+            } else {
+                line = piece
+            }
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
+    }
+
+    /// Parses `msg`'s arguments (after "msg").
+    static func parse(_ arguments: [String]) -> Result<Options, AppOptions.Error> {
+        var options = Options()
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            guard options.command.isEmpty, argument.hasPrefix("-") else {
+                options.command.append(argument)
+                index += 1
+                continue
+            }
+            func value() -> String? {
+                index += 1
+                return index < arguments.count ? arguments[index] : nil
+            }
+            switch argument {
+            case "--watch": options.watch = true
+            case "--format":
+                guard let text = value(), let format = BarFormat(rawValue: text) else {
+                    return .failure(.init(message: "--format must be one of \(BarFormat.allCases.map(\.rawValue).joined(separator: ", "))"))
+                }
+                options.format = format
+            case "--help", "-h": options.help = true
+            case "--": options.command = Array(arguments[(index + 1)...]); index = arguments.count; continue
+            case "--profile", "--state", "--socket", "--user":
+                guard let text = value(), !text.isEmpty else { return .failure(.init(message: "\(argument) needs a value")) }
+                switch argument {
+                case "--profile":
+                    if let problem = InstanceProfile.problem(with: text) { return .failure(.init(message: problem)) }
+                    options.profile = text == "default" ? nil : text
+                case "--state": options.statePath = text
+                case "--socket": options.socketPath = text
+                default: options.user = text
+                }
+            default:
+                return .failure(.init(message: "unknown option \"\(argument.prefix(40))\""))
+            }
+            index += 1
+        }
+        if [options.profile, options.statePath, options.socketPath].compactMap({ $0 }).count > 1 {
+            return .failure(.init(message: "give one of --profile, --state and --socket"))
+        }
+        return .success(options)
+    }
+
+    /// Runs `msg` and returns its exit status.
+    static func run(arguments: [String]) -> Status {
+        restoreSignals()
+        let options: Options
+        switch parse(arguments) {
+        case .failure(let error):
+            StandardError.write("badge-demo msg: \(error.message)\n\(usage)")
+            return .refused
+        case .success(let parsed):
+            options = parsed
+        }
+        if options.help {
+            print(usage)
+            return .ok
+        }
+        // A command given on the command line is checked here first, so a typo or a negative
+        // number is exit 2 with its reason even when no instance runs.
+        if !options.command.isEmpty, let reason = problem(with: options.command.joined(separator: " ")) {
+            StandardError.write("badge-demo msg: \(reason)")
+            return .refused
+        }
+        let owner: uid_t
+        let path: String
+        switch socketPath(options) {
+        case .failure(let error):
+            StandardError.write("badge-demo msg: \(error.message)")
+            return .refused
+        case .success(let found):
+            (path, owner) = found
+        }
+        // A bar module outlives the instance: it waits for one and follows it across restarts.
+        if options.watch, options.command.isEmpty, options.format != .json {
+            return followInstance(path: path, owner: owner, format: options.format)
+        }
+        let client: ControlSocketClient
+        do {
+            client = try ControlSocketClient(path: path, owner: owner)
+        } catch {
+            StandardError.write("badge-demo msg: \(error)")
+            switch error {
+            case .noInstance: return .noInstance
+            case .timedOut: return .connectionLost
+            default: return .refused
+            }
+        }
+        var worst = Status.ok
+        var lines: [String] = []
+        if !options.command.isEmpty {
+            lines = [options.command.joined(separator: " ")]
+        } else if !options.watch {
+            while let line = Swift.readLine(strippingNewline: true) { lines.append(line) }
+        }
+        for line in lines where !line.allSatisfy({ $0 == " " || $0 == "\t" }) {
+            let status = exchange(line, with: client)
+            if status == .connectionLost { return status }
+            if status != .ok { worst = status }
+        }
+        if options.watch {
+            let status = exchange("subscribe", with: client)
+            guard status == .ok else { return status }
+            var model = BarFormat.Model()
+            var last: String?
+            while true {
+                do {
+                    guard let event = try client.readLine(timeout: nil) else {
+                        StandardError.write("badge-demo msg: the instance closed the connection")
+                        return .connectionLost
+                    }
+                    guard options.format != .json else {
+                        StandardError.write(event, to: 1)
+                        continue
+                    }
+                    // A bar's line only when what it shows changed.
+                    guard let parsed = try? JSONValue.parse(Array(event.utf8)), model.apply(parsed),
+                          let line = options.format.line(model), line != last else { continue }
+                    last = line
+                    StandardError.write(line, to: 1)
+                } catch {
+                    StandardError.write("badge-demo msg: \(error)")
+                    return .connectionLost
+                }
+            }
+        }
+        return worst
+    }
+
+    /// Why the instance would refuse `line`, or nil when it is a command it takes (the socket's
+    /// own `hello` and `subscribe` included).
+    static func problem(with line: String) -> String? {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        if words == ["hello"] || words == ["subscribe"] { return nil }
+        guard case .failure(let error) = ControlCommand.parse(line) else { return nil }
+        return error.reason
+    }
+
+    /// Sends one line and prints its answer: nothing for a plain "ok", the JSON for an answer with
+    /// content (`state`), the reason on standard error for an error.
+    static func exchange(_ line: String, with client: ControlSocketClient) -> Status {
+        let reply: String
+        do {
+            reply = try client.request(line)
+        } catch {
+            StandardError.write("badge-demo msg: \(error)")
+            return .connectionLost
+        }
+        if let reason = SingleInstance.errorReason(reply) {
+            StandardError.write("badge-demo msg: \(reason)")
+            return .refused
+        }
+        if reply != #"{"reply":"ok"}"# {
+            StandardError.write(reply, to: 1)
+        }
+        return .ok
+    }
+
+    /// The socket to talk to, and the uid that must serve it.
+    static func socketPath(_ options: Options) -> Result<(String, uid_t), AppOptions.Error> {
+        var owner = getuid()
+        var runtime = Environment.value("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil }
+        if let user = options.user {
+            guard let entry = getpwnam(user) else { return .failure(.init(message: "no user named \"\(user.prefix(40))\"")) }
+            owner = entry.pointee.pw_uid
+            runtime = "/run/user/\(owner)"
+        }
+        if let path = options.socketPath { return .success((path, owner)) }
+        // Cron jobs and hooks often have no XDG_RUNTIME_DIR: the place systemd-logind makes it.
+        let folder = (runtime ?? "/run/user/\(owner)") + "/" + SingleInstance.app
+        let stateFolder = options.user == nil ? SavedCounts.folder(environment: Environment.value) : nil
+        let profile = InstanceProfile.of(profile: options.profile, statePath: options.statePath, stateFolder: stateFolder)
+        return .success((folder + "/" + profile.socketName, owner))
+    }
+
+    /// TERM, INT and HUP were blocked before main (for the window's clean exit); the client ends
+    /// on them at once, as any command-line tool does.
+    static func restoreSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+}
