@@ -179,6 +179,41 @@ import XvfbHarness
                 "Control+Space is no toolbar key")
     }
 
+    @Test("With X's focus on the toolbar's own window, Tab out hands the focus back for good: later keys do nothing, X's focus leaving leaves no ring; a new child host focuses no button")
+    func tabOutWithXFocusOnTheToolbar() throws {
+        let server = try XvfbServer.start()
+        let (caller, client) = try Self.embed(server)
+        let host = caller.host, toolbar = host.toolbar
+        // Issue 28: a new child host's first button had the focus while the host had none.
+        #expect(toolbar.buttons.allSatisfy { !$0.isFocused } && toolbar.focusedButton == nil)
+
+        try client.setInputFocus(window: host.window)
+        #expect(try caller.pump { host.hasFocus }, "X's focus on the toolbar's window did not give it the focus")
+        // The first Tab shows the ring where the focus is, the others move it, the last leaves.
+        for _ in 0...toolbar.buttons.count {
+            try client.key(keysym: KeySymbol.tab)
+            try caller.settle()
+        }
+        #expect(caller.focusLeft == [.forward], "focus left: \(caller.focusLeft)")
+        #expect(!host.hasFocus && toolbar.focusedButton == nil && !toolbar.focusIsVisible)
+        // X's focus is still on the toolbar's window: another Tab and a Space must not bring the
+        // focus back behind the caller's back (the ring drawn, a badge counted, no event).
+        let counts = toolbar.buttons.map(\.badge.count)
+        try client.key(keysym: KeySymbol.tab)
+        try client.key(keysym: KeySymbol.space)
+        try caller.settle()
+        #expect(!host.hasFocus && toolbar.focusedButton == nil && !toolbar.focusIsVisible,
+                "a key on the toolbar's window took the focus back: focused \(toolbar.focusedButton.map { "\($0.id)" } ?? "none")")
+        #expect(toolbar.buttons.map(\.badge.count) == counts, "a key without the focus changed a badge")
+        #expect(caller.focusLeft == [.forward])
+
+        // The caller's window takes X's focus: nothing of the toolbar stays focused or ringed.
+        host.focus(from: .forward)
+        try client.setInputFocus(window: caller.window.id)
+        #expect(try caller.pump { !host.hasFocus }, "X's focus left, the toolbar kept it")
+        #expect(toolbar.focusedButton == nil && !toolbar.focusIsVisible && Self.focusedInTree(host).isEmpty)
+    }
+
     /// How many pixels of `a` equal those of `b` (same size).
     static func sameCount(_ a: CapturedImage, _ b: CapturedImage) -> Int {
         var same = 0

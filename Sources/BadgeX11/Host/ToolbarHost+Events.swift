@@ -74,6 +74,9 @@ extension ToolbarHost {
                 windowFocusChanged()
             }
         case XCB_KEY_PRESS:
+            // A child host acts on keys only while it has the focus: once Tab has left the toolbar
+            // (X's focus still on its window), a key press is the caller's.
+            guard hasFocus || properties != nil else { return .notTaken }
             let keycode = event.withEvent(as: xcb_key_press_event_t.self) { $0.detail }
             tooltips?.hide(suppress: true, owner: tooltipOwner)
             if let keyboard { handleKey(keyboard.press(keycode: keycode)) }

@@ -118,11 +118,15 @@ extension ToolbarHost {
     /// top-level host's follows ``windowHasFocus`` itself). Coming in, the focus is on the
     /// button it was on, else the first; going out, no button keeps it.
     func windowFocusChanged() {
-        guard properties == nil, keyboardFocus.given != windowHasFocus else { return }
-        keyboardFocus.given = windowHasFocus
+        guard properties == nil else { return }
         if windowHasFocus {
+            guard !keyboardFocus.given else { return }
+            keyboardFocus.given = true
             toolbar.focusFirstButton()
         } else {
+            // X's focus left the window: whatever the toolbar held (given, or a focus that Tab
+            // already handed back), nothing stays focused or ringed.
+            keyboardFocus.given = false
             toolbar.resignFocus()
         }
     }

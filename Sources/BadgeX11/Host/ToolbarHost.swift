@@ -183,7 +183,9 @@ public final class ToolbarHost {
             throw .unavailable("text", reason: error.message)
         }
         toolbar.layout(size: toolbar.preferredSize, scale: scale, direction: toolbar.direction)
-        toolbar.focusFirstButton()
+        // A top-level host's first button has the focus, as a new GTK or Qt window's first widget
+        // does; a child host's buttons have none until the toolbar gets the focus.
+        if properties != nil { toolbar.focusFirstButton() } else { toolbar.resignFocus() }
         connection.router.register(self)
         session.register(self)
     }
@@ -304,14 +306,15 @@ public final class ToolbarHost {
 
     /// Shows `newToolbar` instead (after a configuration change): laid out at the current scale and
     /// its own direction, the window asked for its new preferred size, the focus on its first
-    /// button, everything repainted. Badges keep whatever content the caller gave them.
+    /// button while the toolbar has the focus (``hasFocus``; none otherwise), everything
+    /// repainted. Badges keep whatever content the caller gave them.
     public func replace(toolbar newToolbar: Toolbar) {
         guard newToolbar !== toolbar else { return }
         tooltips?.hide(suppress: false, owner: tooltipOwner)
         let scale = toolbar.scale
         toolbar = newToolbar
         newToolbar.layout(size: newToolbar.preferredSize, scale: scale, direction: newToolbar.direction)
-        newToolbar.focusFirstButton()
+        if hasFocus || properties != nil { newToolbar.focusFirstButton() } else { newToolbar.resignFocus() }
         let size = newToolbar.preferredSize.pixels(scale: scale)
         if isAttached { surface.requestSize(width: size.width, height: size.height) }
         lastFrameTime = nil
