@@ -111,7 +111,7 @@ let package = Package(
         ),
         .testTarget(name: "BadgeDesktopTests", dependencies: ["BadgeCore", "BadgeIO", "BadgeDesktop", "CAtspi", "CDBusProtocol"]),
         .testTarget(name: "BadgeX11Tests", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "CXCB", "XvfbHarness", "TestSupport"]),
-        .testTarget(name: "BadgeAppTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeX11", "BadgeApp", "CEarlySignals", "XvfbHarness"]),
+        .testTarget(name: "BadgeAppTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeIO", "BadgeX11", "BadgeApp", "CEarlySignals", "XvfbHarness"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeSources", "BadgeX11", "XvfbHarness"], exclude: ["Fixtures"]),
     ]
 )
