@@ -118,14 +118,17 @@ struct BarStreamTests {
         #expect(watcher.stderrText.isEmpty, "nothing for the bar on stderr: \(watcher.stderrText)")
     }
 
-    @Test("A real polybar shows the stream in a custom/script module with tail = true",
+    @Test("A real polybar runs docs/control.md's module (custom/script, tail = true) while the app runs, stops and starts again",
           .enabled(if: findOnPath("polybar") != nil, "polybar is not installed"))
     func realPolybar() throws {
         let runtime = try Self.runtimeFolder("polybar")
         defer { removeTree(runtime) }
         let s = try DemoSession("bar-polybar", arguments: ["--no-state"], environment: ["XDG_RUNTIME_DIR": runtime])
         let demo = try BuiltProducts.executable(named: "badge-demo")
-        let bar = try launchPolybar(in: runtime, display: s.server.display, environment: ["XDG_RUNTIME_DIR": runtime], bar: """
+        // docs/control.md's module as written: badge-demo found on the PATH.
+        let folder = demo.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let path = folder + ":" + (getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin")
+        let bar = try launchPolybar(in: runtime, display: s.server.display, environment: ["XDG_RUNTIME_DIR": runtime, "PATH": path], bar: """
             width = 600
             height = 24
             offset-y = 400
@@ -133,7 +136,7 @@ struct BarStreamTests {
             """, modules: """
             [module/badges]
             type = custom/script
-            exec = \(demo) msg --watch --format polybar
+            exec = badge-demo msg --watch --format polybar
             tail = true
             """)
         defer { bar.kill(SIGTERM); bar.waitForExit(timeout: 5) }
@@ -156,6 +159,15 @@ struct BarStreamTests {
         while try textPixels() > 0, !emptied.hasPassed { try s.x.sync() }
         #expect(try textPixels() == 0, "no text in the bar while the app is down")
         #expect(bar.waitForExit(timeout: 0) == nil, "polybar still runs: \(bar.stderrText.suffix(400))")
+        // The app starts again: the same module follows it, with nothing restarted by hand.
+        let again = try ChildProcess(executable: demo, arguments: ["--no-state"],
+                                     environment: .inherited(adding: ["DISPLAY": s.server.display, "XDG_RUNTIME_DIR": runtime]),
+                                     stdin: .null)
+        defer { again.kill(SIGTERM); again.waitForExit(timeout: 5) }
+        let back = Deadline(seconds: 20)
+        while try textPixels() < 50, !back.hasPassed { try s.x.sync() }
+        #expect(try textPixels() >= 50, "the bar shows the counts of the restarted app: \(bar.stderrText.suffix(400))")
+        #expect(bar.waitForExit(timeout: 0) == nil, "polybar still runs")
     }
 }
 
