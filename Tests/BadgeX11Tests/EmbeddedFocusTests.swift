@@ -19,6 +19,7 @@ import XvfbHarness
         let host: ToolbarHost
         var keysLeftToCaller = 0
         var focusLeft: [ToolbarHost.FocusDirection] = []
+        var focusEntered = 0
         var ready = false
 
         init(window: ApplicationWindow, host: ToolbarHost) {
@@ -28,6 +29,7 @@ import XvfbHarness
                 switch event {
                 case .ready: self.ready = true
                 case .focusLeft(let direction): self.focusLeft.append(direction)
+                case .focusEntered: self.focusEntered += 1
                 default: break
                 }
             }
@@ -162,6 +164,7 @@ import XvfbHarness
         try client.setInputFocus(window: host.window)
         #expect(try caller.pump { host.hasFocus }, "X's focus on the toolbar's window did not give it the focus")
         #expect(toolbar.focusedButton === toolbar.buttons[0] && Self.focusedInTree(host) == [0])
+        #expect(caller.focusEntered == 1, "the caller was not told that X's focus gave the toolbar the focus")
         try client.setInputFocus(window: caller.window.id)
         #expect(try caller.pump { !host.hasFocus }, "X's focus left, the toolbar kept it")
         #expect(toolbar.focusedButton == nil && Self.focusedInTree(host).isEmpty)
@@ -169,6 +172,7 @@ import XvfbHarness
         // A caller that wants the focus to stay in the toolbar: Tab goes round, nothing is reported.
         host.focusWraps = true
         host.focus(from: .backward)
+        #expect(caller.focusEntered == 1, "focus(from:) is the caller's own call: not reported")
         try client.key(keysym: KeySymbol.tab)
         #expect(try caller.pump { toolbar.focusedButton === toolbar.buttons[0] }, "Tab did not wrap to the first button")
         #expect(caller.focusLeft.isEmpty && host.hasFocus && toolbar.focusIsVisible)
@@ -207,9 +211,11 @@ import XvfbHarness
         #expect(toolbar.buttons.map(\.badge.count) == counts, "a key without the focus changed a badge")
         #expect(caller.focusLeft == [.forward])
 
-        // The caller's window takes X's focus: nothing of the toolbar stays focused or ringed.
+        // The caller's window takes X's focus back (its own call): nothing of the toolbar stays
+        // focused or ringed.
         host.focus(from: .forward)
-        try client.setInputFocus(window: caller.window.id)
+        caller.window.takeInputFocus()
+        try host.connection.flush()
         #expect(try caller.pump { !host.hasFocus }, "X's focus left, the toolbar kept it")
         #expect(toolbar.focusedButton == nil && !toolbar.focusIsVisible && Self.focusedInTree(host).isEmpty)
     }

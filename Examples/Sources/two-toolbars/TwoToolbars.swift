@@ -233,6 +233,11 @@ final class TwoToolbars {
             bar.host.invalidate()
             // Laid out again (B follows A's new height) once the events are read.
             layoutDue = true
+        case .focusEntered:
+            // X's focus came to this toolbar's own window (a click under a click-to-focus window
+            // manager): it holds the focus now, and nothing else shows any.
+            for other in bars where other !== bar { other.host.resignFocus() }
+            focus = bars.first === bar ? .a : .b
         case .detached:
             say(#"{"event":"detached","toolbar":"\#(bar.name)"}"#)
             running = false

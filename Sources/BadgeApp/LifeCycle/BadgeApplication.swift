@@ -306,8 +306,8 @@ final class BadgeApplication {
             control?.emit(ControlEvents.accessibility(status))
         case .warning(let message):
             StandardError.write("badge-demo: \(message)")
-        case .focusLeft:
-            break  // a top-level toolbar's focus wraps round: it never leaves
+        case .focusLeft, .focusEntered:
+            break  // a top-level toolbar's focus wraps round and follows its window's: it never leaves
         }
     }
 

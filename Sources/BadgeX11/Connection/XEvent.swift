@@ -4,7 +4,10 @@ import Glibc
 /// One event (or error) from the X server, as ``XConnection/nextEvent()`` returns it.
 ///
 /// Owns the event's memory and frees it when released. Hand it to ``ToolbarHost/handle(_:)``
-/// first; what the host does not take is yours. Not Sendable: owned by the event-loop thread.
+/// first; what the host does not take is yours: read it typed with ``kind`` (an Expose's area, a
+/// ConfigureNotify's geometry, a button's position), or its bytes with ``withUnsafeEvent(_:)``.
+/// An event your program polled itself on an adopted connection becomes one with
+/// ``init(adopting:)``. Not Sendable: owned by the event-loop thread.
 public final class XEvent {
     /// The event as XCB delivered it; valid for the lifetime of this object.
     package let raw: UnsafeMutablePointer<xcb_generic_event_t>
@@ -25,7 +28,12 @@ public final class XEvent {
     public var isError: Bool { code == 0 }
 
     /// The window the event is about, for the core events that name one (Expose, Configure, Map,
-    /// Unmap, Destroy, input, focus, crossing, property and client messages); nil for others.
+    /// Unmap, Destroy, input, focus, crossing, property and client messages); nil for others,
+    /// CreateNotify and ReparentNotify among them.
+    ///
+    /// For a structure event selected on a parent (SubstructureNotify), this is the child the
+    /// event is about, not the parent it was reported to: ``kind`` gives both (`event` and
+    /// `window`). For input events it is the window the event was reported to.
     public var window: UInt32? {
         let pointer = UnsafeMutableRawPointer(raw)
         switch Int32(code) {

@@ -123,6 +123,7 @@ extension ToolbarHost {
             guard !keyboardFocus.given else { return }
             keyboardFocus.given = true
             toolbar.focusFirstButton()
+            onEvent?(.focusEntered)
         } else {
             // X's focus left the window: whatever the toolbar held (given, or a focus that Tab
             // already handed back), nothing stays focused or ringed.

@@ -69,6 +69,11 @@ public final class ToolbarHost {
         /// button (`forward`) or, with Shift+Tab, before the first (`backward`). No button has the
         /// focus now; give it to the next (or previous) widget of your window.
         case focusLeft(FocusDirection)
+        /// X's keyboard focus came to a child host's own window and gave the toolbar the focus
+        /// (a click under a click-to-focus window manager, a screen reader, another client's
+        /// SetInputFocus): ``hasFocus`` is true and the first button focused. Show no focus in
+        /// your own widgets now. Not reported for ``focus(from:)``, which is your own call.
+        case focusEntered
         /// Something failed that the host carries on without (a refused request, a frame or the
         /// window icon that could not be drawn, no keyboard); one line for a log.
         case warning(String)

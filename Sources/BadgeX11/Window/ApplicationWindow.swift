@@ -8,7 +8,13 @@ import CXCB
 /// It carries the application's identity (WM_CLASS, WM_PROTOCOLS, hints, size hints, process and
 /// machine, window type) like the toolbar's own windows do, answers the window manager's ping, and
 /// keeps a client-side back buffer: draw into it with ``draw(_:)``, copy it to the screen with
-/// ``present(_:)``; Expose is answered from the buffer. Not Sendable: event-loop thread only.
+/// ``present(_:)``; Expose is answered from the buffer.
+///
+/// The window selects Exposure, StructureNotify, ButtonPress and ButtonRelease, PointerMotion,
+/// EnterWindow and LeaveWindow, KeyPress and KeyRelease, FocusChange and PropertyChange: its
+/// key presses are yours to forward to the host that has the focus
+/// (``ToolbarHost/handleKeyPress(_:)-(XEvent)``), as XEmbed has the embedder keep X's focus on its
+/// top-level window (``takeInputFocus()``). Not Sendable: event-loop thread only.
 public final class ApplicationWindow {
     /// What happened to the window, from ``handle(_:)``.
     public enum Event: Hashable, Sendable {
@@ -54,6 +60,18 @@ public final class ApplicationWindow {
     public var height: Int { surface.height }
     /// False once the window was destroyed.
     public var exists: Bool { surface.exists }
+
+    /// Gives the window X's keyboard focus (SetInputFocus, reverting to the parent), as a
+    /// widget toolkit does when the user clicks into it: the focus rule of XEmbed, which BadgeKit's
+    /// child hosts follow, is that X's focus stays on the top-level window and its keys are
+    /// forwarded to the host that ``ToolbarHost/hasFocus``. A child host whose own window took X's
+    /// focus hands the toolbar's focus back (and stops taking keys) when this moves it away.
+    /// Sent with the next flush, as ``map()`` is (a host's refresh, or your loop's); a window that
+    /// is not viewable gets BadMatch, which arrives as an error event.
+    public func takeInputFocus() {
+        guard surface.exists else { return }
+        xcb_set_input_focus(x.handle, UInt8(XCB_INPUT_FOCUS_PARENT.rawValue), surface.window, xcb_timestamp_t(XCB_CURRENT_TIME))
+    }
 
     /// Maps (shows) the window.
     public func map() {
