@@ -42,7 +42,7 @@ import XvfbHarness
         }
     }
 
-    @Test("Expose, Configure, Map, Unmap, Create, Reparent, Destroy, buttons, motion, keys, focus, property, client message and errors carry their fields")
+    @Test("Expose, Configure, Map, Unmap, Create, Reparent, Destroy, crossing, buttons, motion, keys, focus, property, client message and errors carry their fields")
     func everyKind() throws {
         let server = try XvfbServer.start()
         let app = try App(display: server.display)
@@ -67,6 +67,8 @@ import XvfbHarness
         // XTEST: the pointer moves into the window, a button goes down and up.
         let point = try client.rootPoint(inWindow: id, x: 10, y: 20)
         try client.move(toRoot: point)
+        guard case .enter(let enter) = try app.next("enter", { if case .enter(let e) = $0 { e.window == id } else { false } }) else { return }
+        #expect(enter.x == 10 && enter.y == 20 && enter.button == 0)
         guard case .motion(let motion) = try app.next("motion", { if case .motion = $0 { true } else { false } }) else { return }
         #expect(motion.window == id && motion.x == 10 && motion.y == 20 && motion.rootX == point.x && motion.rootY == point.y && motion.button == 0)
         try client.press(button: 3)
@@ -85,6 +87,8 @@ import XvfbHarness
         guard case .keyPress(let key) = try app.next("key press", { if case .keyPress = $0 { true } else { false } }) else { return }
         #expect(key.window == id && key.keycode == space && key.state == 0)
         #expect(try app.next("key release") { if case .keyRelease(let k) = $0 { k.keycode == space } else { false } } != .other(code: 0))
+        try client.movePointerToCorner()
+        #expect(try app.next("leave") { if case .leave(let l) = $0 { l.window == id } else { false } } != .other(code: 0))
         try client.setInputFocus(window: client.root)
         #expect(try app.next("focus out") { if case .focusOut(let f) = $0 { f.window == id } else { false } } != .other(code: 0))
 
