@@ -124,10 +124,23 @@ final class DemoSession {
             throw HarnessError("malformed ready event: \(ready)")
         }
         window = UInt32(id)
-        size = (width, height)
-        let geometry = try x.geometry(ofWindow: window)
-        guard geometry.width == width, geometry.height == height else {
-            throw HarnessError("ready says \(width)x\(height) but the window is \(geometry.width)x\(geometry.height)")
+        var geometry = try x.geometry(ofWindow: window)
+        var shown = (width: width, height: height)
+        if geometry.width != width || geometry.height != height {
+            // A monitor's scale (an output's DPI read by RandR) may be applied just after the first
+            // frame on a busy machine: the window has its new size then, and `state`, once every
+            // input is handled, says the same.
+            let deadline = Deadline(seconds: 10)
+            repeat {
+                try app.writeLine("state")
+                let state = try app.readEvent(named: "state", timeout: 10)
+                shown = (state["size"]?["width"]?.int ?? 0, state["size"]?["height"]?.int ?? 0)
+                geometry = try x.geometry(ofWindow: window)
+            } while (geometry.width != shown.width || geometry.height != shown.height) && !deadline.hasPassed
+        }
+        size = shown
+        guard geometry.width == shown.width, geometry.height == shown.height else {
+            throw HarnessError("ready says \(width)x\(height), state \(shown.width)x\(shown.height), but the window is \(geometry.width)x\(geometry.height)")
         }
         guard width < x.screenWidth - 1 || height < x.screenHeight - 1 else {
             throw HarnessError("window \(width)x\(height) covers the whole screen: the pointer cannot be parked outside it")
