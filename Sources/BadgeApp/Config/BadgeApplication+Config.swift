@@ -60,7 +60,6 @@ extension BadgeApplication {
         origins.follow(newToolbar.buttons.map(\.id)) { id in
             config.buttons.first { $0.id == id }.map { $0.content == .none || $0.source != nil ? .hand : .config } ?? .hand
         }
-        toolbar = newToolbar
         host.replace(toolbar: newToolbar)
         // The sources follow the file: stopped, and started again as it says now.
         bindings?.stop()

@@ -19,7 +19,7 @@ extension BadgeApplication {
             made = bindings
         } else {
             do {
-                made = try SourceBindings(host: host, toolbar: toolbar)
+                made = try SourceBindings(host: host)
             } catch {
                 StandardError.write("badge-demo: \(error); the buttons keep their own counts")
                 return

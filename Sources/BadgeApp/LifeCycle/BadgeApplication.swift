@@ -19,7 +19,11 @@ final class BadgeApplication {
 
     let options: AppOptions
     let clock = SystemClock()
-    var toolbar: Toolbar
+    /// The toolbar made at start, the app's until the host takes it.
+    private let startingToolbar: Toolbar
+    /// The buttons: the host's toolbar (its one owner; a reload replaces it there), or the one made
+    /// at start while there is no host (a screenshot, the saved counts read before the window).
+    var toolbar: Toolbar { host?.toolbar ?? startingToolbar }
     let text: TextLayouts
     let icons: IconLibrary
     let locale: DesktopLocale
@@ -132,9 +136,9 @@ final class BadgeApplication {
         self.options = options
         renderer = ToolbarRenderer(theme: options.theme, text: text, icons: icons)
         if let made {
-            toolbar = made
+            startingToolbar = made
         } else {
-            toolbar = try DemoToolbar.make(config: Self.localized(config, bundled: true, locale: locale), configFile: nil,
+            startingToolbar = try DemoToolbar.make(config: Self.localized(config, bundled: true, locale: locale), configFile: nil,
                                            options: options, clock: clock, text: text, icons: icons)
         }
         let strings = locale.badgeStrings

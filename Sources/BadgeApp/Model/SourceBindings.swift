@@ -45,16 +45,16 @@ final class SourceBindings {
     private(set) var bindings: [Binding] = []
     private let group: SourceGroup
     private weak var host: ToolbarHost?
-    private var toolbar: Toolbar
+    /// The buttons bound: the host's toolbar (its one owner), never a copy kept in step.
+    private var toolbar: Toolbar? { host?.toolbar }
     /// Do Not Disturb as the notification daemon says.
     private(set) var doNotDisturb = false
     /// Called with each line worth a warning (a source that cannot be set up).
     var warn: (String) -> Void = { _ in }
 
-    init(host: ToolbarHost, toolbar: Toolbar) throws(SourceSetupError) {
+    init(host: ToolbarHost) throws(SourceSetupError) {
         group = try SourceGroup()
         self.host = host
-        self.toolbar = toolbar
     }
 
     /// Adds the group to `loop`.
@@ -64,7 +64,7 @@ final class SourceBindings {
     /// A restored value is marked "last session" until the source answers.
     func bind(_ buttonID: String, to config: SourceConfig, optional: Bool = false, quiet: DoNotDisturbDisplay = .dot,
               sessionBus: BusConnection?) {
-        guard let button = toolbar.button(id: buttonID) else { return }
+        guard let button = toolbar?.button(id: buttonID) else { return }
         let source: any BadgeSource
         switch Self.makeSource(config, sessionBus: sessionBus) {
         case .failure(let error):
@@ -126,7 +126,7 @@ final class SourceBindings {
     /// A change from elsewhere (not a source): the badge says it overrides its source.
     func changed(_ buttonID: String, by cause: ChangeCause) {
         guard cause != .source, let binding = binding(of: buttonID), binding.applied || !binding.optional,
-              let button = toolbar.button(id: buttonID) else { return }
+              let button = toolbar?.button(id: buttonID) else { return }
         binding.overriddenBy = cause.rawValue
         button.badge.confidence = .current
         button.badge.sourceDescription = "\(binding.source.reading.description), changed by \(cause.rawValue)"
@@ -152,7 +152,7 @@ final class SourceBindings {
 
     /// Shows `binding`'s source's reading in place of what overrode it.
     private func endOverride(_ binding: Binding) {
-        guard let button = toolbar.button(id: binding.buttonID) else { return }
+        guard let button = toolbar?.button(id: binding.buttonID) else { return }
         binding.overriddenBy = nil
         let badge = button.badge
         show(SourceBindingPolicy.endingOverride(with: binding.source.reading, value: badge.value, blinking: badge.isBlinking),
@@ -161,7 +161,6 @@ final class SourceBindings {
 
     /// The toolbar was replaced (config reload): bindings of buttons that are gone stop.
     func toolbarReplaced(_ new: Toolbar) {
-        toolbar = new
         for binding in bindings where new.button(id: binding.buttonID) == nil { group.remove(binding.source) }
         bindings.removeAll { new.button(id: $0.buttonID) == nil }
         for binding in bindings { apply(binding.source.reading, to: binding) }
@@ -179,7 +178,7 @@ final class SourceBindings {
     /// `source`), so every output sees them as one state: a restored count confirmed by a new value
     /// is never announced as "last session", and a source going stale is a change like any other.
     private func apply(_ reading: SourceReading, to binding: Binding) {
-        guard let button = toolbar.button(id: binding.buttonID) else { return }
+        guard let button = toolbar?.button(id: binding.buttonID) else { return }
         let badge = button.badge
         guard let outcome = SourceBindingPolicy.outcome(of: reading, value: badge.value, blinking: badge.isBlinking,
                                                         confidence: badge.confidence, applied: binding.applied,
@@ -210,7 +209,7 @@ final class SourceBindings {
     /// Every badge as its button chose while Do Not Disturb lasts.
     private func applyDoNotDisturb() {
         guard let host else { return }
-        for button in toolbar.buttons {
+        for button in toolbar?.buttons ?? [] {
             let wanted: DoNotDisturbDisplay? = doNotDisturb ? (binding(of: button.id)?.quiet ?? quietDefault(of: button.id)) : nil
             guard button.badge.format.doNotDisturb != wanted else { continue }
             host.change(button, cause: .source) { $0.format.doNotDisturb = wanted }
