@@ -261,6 +261,53 @@ struct TwoToolbarsTests {
         try run.quit()
     }
 
+    @Test("Under openbox: X's focus on a toolbar's window tells the app and acts there; a click on the widget takes it back, ring and all; Tab enters A again",
+          .enabled(if: findOnPath("openbox") != nil, "needs openbox"))
+    func focusUnderAWindowManager() throws {
+        var manager: WindowManager?
+        let run = try TwoToolbarsRun(before: { server in
+            manager = try WindowManager("openbox", display: server.display, x: try XTestClient(display: server.display))
+        })
+        _ = try #require(manager)
+        try run.x.waitForProperty(window: run.window, name: "WM_STATE", timeout: 10) { $0 != nil }
+        let start = try run.command("sync", answer: "synced")
+        let b = try #require(start["b"]?["window"]?.int.map(UInt32.init))
+        let bFrame = try TwoToolbarsRun.frame("b", in: start)
+
+        // X's focus moved onto B's own window (as a click-to-focus manager or a tool may do it):
+        // the app is told, B has the focus, A none.
+        try run.x.setInputFocus(window: b)
+        let entered = try run.app.readEvent(named: "focus")
+        #expect(entered["to"]?.string == "b" && entered["cause"]?.string == "x", "\(entered)")
+        let onB = try run.command("sync", answer: "synced")
+        #expect(onB["b"]?["focused"]?.bool == true && onB["a"]?["focused"]?.bool == false && onB["focus"]?.string == "b", "\(onB)")
+        // Keys go to B there, and show its ring.
+        try run.x.key(keysym: Keysym.space)
+        let change = try run.app.readEvent(named: "change")
+        #expect(change["toolbar"]?.string == "b" && change["cause"]?.string == "key", "\(change)")
+        _ = try run.command("sync", answer: "synced")
+        let ringed = try run.x.capture(window: run.window, rect: bFrame)
+
+        // A click on the widget: openbox gives X's focus to the app's window, B's ring goes.
+        let size = (width: start["width"]?.int ?? 0, height: start["height"]?.int ?? 0)
+        try run.x.click(button: 1, atRoot: try run.x.rootPoint(inWindow: run.window, x: size.width - 5, y: size.height - 5))
+        let back = Deadline(seconds: 10)
+        var widget = try run.command("sync", answer: "synced")
+        while widget["b"]?["focused"]?.bool != false || widget["focus"]?.string != "widget", !back.hasPassed {
+            widget = try run.command("sync", answer: "synced")
+        }
+        #expect(widget["b"]?["focused"]?.bool == false && widget["a"]?["focused"]?.bool == false && widget["focus"]?.string == "widget",
+                "\(widget)")
+        let plain = try run.x.capture(window: run.window, rect: bFrame)
+        #expect(plain != ringed, "B's focus ring is still drawn after the focus left it")
+        // Tab in the widget enters A, as before.
+        try run.x.key(keysym: Keysym.tab)
+        let tabbed = try run.report("focus") { $0["to"]?.string == "a" }
+        #expect(tabbed["from"]?.string == "widget", "\(tabbed)")
+        #expect(try run.command("sync", answer: "synced")["a"]?["focused"]?.bool == true)
+        try run.quit()
+    }
+
     @Test("--into: a toolbar in a window another client created, detached when that window goes")
     func toolbarInAnotherClientsWindow() throws {
         let server = try XvfbServer.start()

@@ -238,6 +238,7 @@ final class TwoToolbars {
             // manager): it holds the focus now, and nothing else shows any.
             for other in bars where other !== bar { other.host.resignFocus() }
             focus = bars.first === bar ? .a : .b
+            say(#"{"event":"focus","to":"\#(focus.rawValue)","cause":"x"}"#)
         case .detached:
             say(#"{"event":"detached","toolbar":"\#(bar.name)"}"#)
             running = false
