@@ -21,6 +21,9 @@ extension MessageClient {
     static func followInstance(path: String, owner: uid_t, format: BarFormat) -> Status {
         var last: String?
         var lastProblem: String?
+        // While a socket file is there that nothing accepts on yet (an instance between bind and
+        // listen, or a dead one's), the wait is short, doubling up to ``offlineRetry``.
+        var pause = firstPause
         func show(_ line: String) -> Bool {
             guard line != last else { return true }
             last = line
@@ -39,13 +42,14 @@ extension MessageClient {
                     lastProblem = problem
                 }
                 guard show(format.offlineLine) else { return .connectionLost }
-                waitForSocket(at: path)
+                waitForSocket(at: path, pause: &pause)
                 continue
             }
             lastProblem = nil
+            pause = firstPause
             guard (try? client.request("subscribe")) == #"{"reply":"ok"}"# else {
                 guard show(format.offlineLine) else { return .connectionLost }
-                waitForSocket(at: path)
+                waitForSocket(at: path, pause: &pause)
                 continue
             }
             var model = BarFormat.Model()
@@ -75,9 +79,14 @@ extension MessageClient {
         return true
     }
 
+    /// The first short wait for a socket file that does not accept yet, in seconds.
+    static let firstPause = 0.05
+
     /// Blocks until something is created in the socket's folder (or the folder itself, in the
-    /// folder above), or ``offlineRetry`` seconds pass.
-    static func waitForSocket(at path: String) {
+    /// folder above), or ``offlineRetry`` seconds pass. When the socket file is there but nothing
+    /// accepts on it yet, no event may follow (its instance is between bind and listen): the wait
+    /// is `pause` then, which doubles for the next time, up to ``offlineRetry``.
+    static func waitForSocket(at path: String, pause: inout Double) {
         let folder = FilePaths.split(path).parent
         let inotify = Inotify()
         defer { inotify.close() }
@@ -91,12 +100,17 @@ extension MessageClient {
             }
         }
         // A socket made between the failed connect and the watch: try again at once.
+        var wait = offlineRetry
         if FilePaths.exists(path) && watching {
             var status = stat()
-            if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFSOCK, isListening(path) { return }
+            if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFSOCK {
+                if isListening(path) { return }
+                wait = pause
+                pause = min(offlineRetry, pause * 2)
+            }
         }
         var entry = pollfd(fd: watching ? inotify.descriptor : -1, events: Int16(POLLIN), revents: 0)
-        _ = poll(&entry, 1, Int32(offlineRetry * 1000))
+        _ = poll(&entry, 1, Int32(wait * 1000))
     }
 
     /// Whether something accepts connections on the socket at `path` now.
