@@ -57,7 +57,6 @@ final class ConfigWatcher {
         _ = arm()
     }
 
-
     /// True when inotify works (the file's folder, or its nearest existing parent, is watched).
     var isWatching: Bool { inotify.descriptor >= 0 && !watches.isEmpty }
 

@@ -154,26 +154,7 @@ final class BadgeApplication {
             }
         }
         // The counts of the last run, for the buttons that still exist; --count wins.
-        if options.screenshotPath == nil,
-           let path = SavedCounts.path(options: options, environment: environment) {
-            let saved = SavedCounts(path: path, clock: clock)
-            saved.warn = { StandardError.write("badge-demo: \($0)") }
-            let entries = saved.loadEntries()
-            for button in toolbar.buttons {
-                // A flag's count is shown, and saved as a change of this run.
-                guard options.counts[button.id] == nil else {
-                    saved.differs(button.id)
-                    continue
-                }
-                guard let entry = entries[button.id] else { continue }
-                // A bound button takes back only what its own kind of source gave (never the demo's 3).
-                if let kind = boundKinds[button.id], entry.from != kind { continue }
-                Self.setAtOnce(button.badge, entry.content, reduceMotion: options.reduceMotion)
-                origins.set(button.id, BadgeOrigins.Origin(saved: entry.from))
-            }
-            self.saved = saved
-            board.observe(saved)
-        }
+        if options.screenshotPath == nil { restoreSavedCounts(boundKinds: boundKinds, environment: environment) }
         origins.sourceKind = { [weak self] id in self?.bindings?.binding(of: id)?.config.kind }
         board.observe(origins, at: .state)
         board.observe(EventStreamOutput(publish: { [weak self] event in self?.publish(event) }))
@@ -314,53 +295,4 @@ final class BadgeApplication {
             break  // a top-level toolbar's focus wraps round and follows its window's: it never leaves
         }
     }
-
-    // MARK: Desktop settings
-
-    /// Applies what the desktop says, where no flag or config file decided.
-    func follow(_ settings: DesktopSettings, host: ToolbarHost) {
-        followDesktopScale(settings.scale, host: host)
-        if sources.theme == "default" || sources.theme == "desktop" {
-            let theme: Theme = settings.prefersDark == true ? .dark : .light
-            if renderer.theme != theme {
-                renderer.theme = theme
-                board.apply(.theme(theme))
-                host.invalidate()
-            }
-            sources.theme = settings.prefersDark == nil ? "default" : "desktop"
-        }
-        if sources.reducedMotion == "default" || sources.reducedMotion == "desktop" {
-            host.reducesMotion = settings.reducesMotion ?? false
-            sources.reducedMotion = settings.reducesMotion == nil ? "default" : "desktop"
-        }
-    }
-
-    // MARK: Keys
-
-    func perform(_ command: KeyCommand) {
-        guard let host else { return }
-        switch command {
-        case .quit:
-            quit(.closed)
-        case .cycleChatText:
-            guard let chat = toolbar.button(id: "chat") else { return }
-            var current: String?
-            if case .text(let text) = chat.badge.value { current = text }
-            host.change(chat, cause: .key) { $0.setText(KeyCommand.nextChatText(after: current)) }
-        case .toggleBlink:
-            guard let updates = toolbar.button(id: "updates") else { return }
-            // Remembered here: under reduced motion the badge shows a steady dot even when asked to blink.
-            updatesBlinkRequested = !(updates.badge.value == .dot && updatesBlinkRequested)
-            let blink = updatesBlinkRequested
-            host.change(updates, cause: .key) { $0.showDot(blink: blink) }
-        case .toggleOverflow:
-            guard let mail = toolbar.button(id: "mail") else { return }
-            host.change(mail, cause: .key) { $0.value = .count($0.count == 120 ? 12 : 120) }
-        case .toggleReducedMotion:
-            host.reducesMotion.toggle()
-            sources.reducedMotion = "key"
-            control?.emit(ControlEvents.motion(reduced: host.reducesMotion))
-        }
-    }
-
 }

@@ -90,9 +90,10 @@ extension DesktopSession {
     /// animation frame.
     package func updateAccessibility() {
         guard let accessibility else { return }
-        let hosts = self.hosts
-        guard hosts.contains(where: \.accessibilityMayHaveChanged) else { return }
-        for host in hosts { host.accessibilityWasSeen() }
+        // Every host notes what the bridge will see (one signature each per turn).
+        var changed = false
+        for host in hosts where host.takeAccessibilityChange() { changed = true }
+        guard changed else { return }
         accessibility.update()
     }
 

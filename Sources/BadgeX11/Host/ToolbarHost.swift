@@ -239,14 +239,14 @@ public final class ToolbarHost {
     /// What the bridge last saw of this host's part of the tree (nil: not yet).
     private var accessibilitySeen: AccessibilitySignature?
 
-    /// Whether the bridge must look again: the part's signature (the window, the layout, the
-    /// focus, each badge's revision, the words) differs from the one it last saw. Nothing sets a
-    /// flag: whatever changes one of those is seen, whoever changed it.
-    var accessibilityMayHaveChanged: Bool { accessibilitySeen != accessibilitySignature }
-
-    /// The bridge has looked at what is there now.
-    func accessibilityWasSeen() {
-        accessibilitySeen = accessibilitySignature
+    /// Whether the bridge must look again, noting what it will see: the part's signature (the
+    /// window, the layout, the focus, each badge's revision, the words) differs from the one it
+    /// last saw. Nothing sets a flag: whatever changes one of those is seen, whoever changed it.
+    func takeAccessibilityChange() -> Bool {
+        let now = accessibilitySignature
+        guard now != accessibilitySeen else { return false }
+        accessibilitySeen = now
+        return true
     }
     /// The loop the host is attached to (the bridge's source joins it when the bridge starts).
     weak var attachedLoop: EventLoop?
