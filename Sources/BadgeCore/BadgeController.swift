@@ -69,15 +69,60 @@ public final class BadgeController {
     /// Stored normalised: negative counts become 0, empty or whitespace-only text becomes `.none`,
     /// and text is capped to ``TextBounds/maximumBadgeTextBytes`` bytes (``TextBounds/badgeText(_:)``).
     /// Setting stops a blink.
+    /// Setting it also empties ``items``: a value given directly is not backed by items.
     public var value: BadgeContent {
         get { content }
         set {
             let content = BadgeController.normalized(newValue)
             change {
                 self.content = content
+                storedItems = BadgeItemList()
                 blinkRequested = false
             }
         }
+    }
+
+    // MARK: Items
+
+    private var storedItems = BadgeItemList()
+
+    /// The items behind the count, newest first; empty when the value is not backed by items.
+    /// While there are items, the value is their count (``BadgeItemList/count``) unless
+    /// ``setItems(_:count:)`` was given another.
+    public var items: BadgeItemList { storedItems }
+
+    /// Whether the value is backed by items (listed or only counted).
+    public var hasItems: Bool { !storedItems.isEmpty }
+
+    /// Shows `items`: the value becomes `count` (their count when nil), animated like any change;
+    /// an empty list with no count clears the badge to 0.
+    public func setItems(_ items: BadgeItemList, count: Int? = nil) {
+        let content = BadgeController.normalized(.count(count ?? items.count))
+        guard items != storedItems || content != self.content else { return }
+        change {
+            self.content = content
+            storedItems = items
+            blinkRequested = false
+        }
+    }
+
+    /// Adds `item` (or replaces the one with its key); true when it replaced one. The count
+    /// becomes the items' count.
+    @discardableResult
+    public func addItem(_ item: BadgeItem) -> Bool {
+        var list = storedItems
+        let replaced = list.insert(item)
+        setItems(list)
+        return replaced
+    }
+
+    /// Removes the item with `key` and returns it (nil, and nothing changes, when there is none).
+    @discardableResult
+    public func removeItem(key: String) -> BadgeItem? {
+        var list = storedItems
+        guard let removed = list.remove(key: key) else { return nil }
+        setItems(list)
+        return removed
     }
 
     /// The formatting rules; changing them animates the label change like a new value.
@@ -196,6 +241,7 @@ public final class BadgeController {
     public func showDot(blink: Bool = false) {
         change {
             content = .dot
+            storedItems = BadgeItemList()
             blinkRequested = blink
         }
     }

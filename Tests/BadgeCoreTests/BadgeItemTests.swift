@@ -1,0 +1,91 @@
+import Testing
+@testable import BadgeCore
+
+/// Items behind a count: keyed, newest first, bounded, and the one list the controller owns.
+@Suite struct BadgeItemTests {
+    @Test("A key already there is replaced, never counted twice: 1,000 adds over 100 keys give 100 items")
+    func keysReplace() {
+        var list = BadgeItemList()
+        for index in 0..<1000 {
+            list.insert(BadgeItem(key: "k\(index % 100)", title: "item \(index)", time: Double(index)))
+        }
+        #expect(list.items.count == 100)
+        #expect(list.count == 100)
+        #expect(list.unlisted == 0)
+        // The newest add of each key is the one kept, and the list is newest first.
+        #expect(list.items.first?.title == "item 999")
+        #expect(list.item(forKey: "k5")?.title == "item 905")
+        #expect(list.items.map(\.time) == list.items.map(\.time).sorted { ($0 ?? 0) > ($1 ?? 0) })
+    }
+
+    @Test("Beyond 200 the oldest are dropped and counted as unlisted: the count stays honest")
+    func bounded() {
+        var list = BadgeItemList()
+        for index in 0..<230 { list.insert(BadgeItem(key: "\(index)", title: "t", time: Double(index))) }
+        #expect(list.items.count == BadgeItemList.maximumCount)
+        #expect(list.unlisted == 30)
+        #expect(list.count == 230)
+        #expect(list.item(forKey: "0") == nil)
+        #expect(list.item(forKey: "229") != nil)
+    }
+
+    @Test("Items without a time follow the timed ones, the later added first")
+    func untimedOrder() {
+        var list = BadgeItemList()
+        list.insert(BadgeItem(key: "a", title: "a"))
+        list.insert(BadgeItem(key: "b", title: "b", time: 5))
+        list.insert(BadgeItem(key: "c", title: "c"))
+        #expect(list.items.map(\.key) == ["b", "c", "a"])
+        #expect(list.remove(key: "c")?.title == "c")
+        #expect(list.remove(key: "c") == nil)
+        #expect(list.items.map(\.key) == ["b", "a"])
+    }
+
+    @Test("Text is one line, capped in whole characters; an empty title is the key")
+    func cleaned() {
+        let item = BadgeItem(key: "id-1", title: "  Alice\n\tSmith  ", detail: "\u{1B}[31mred\r\n", origin: "")
+        #expect(item.title == "Alice Smith")
+        #expect(item.detail == "[31mred")
+        #expect(item.origin == nil)
+        #expect(BadgeItem(key: "k", title: " \n").title == "k")
+        let long = BadgeItem(key: "k", title: String(repeating: "é", count: 1000))
+        #expect(long.title.utf8.count <= BadgeItem.maximumTextBytes)
+        #expect(long.title.allSatisfy { $0 == "é" })
+        #expect(BadgeItem(key: "k", title: "t", time: .nan).time == nil)
+        #expect(item.spokenDescription == "Alice Smith, [31mred")
+        #expect(BadgeItem(key: "k", title: "t", accessibleDescription: "Build 12 failed").spokenDescription == "Build 12 failed")
+    }
+
+    @Test("The controller owns the items: the count follows them, a value set directly empties them")
+    func controllerOwnsItems() {
+        let harness = Harness(content: .count(0))
+        let badge = harness.controller
+        let start = badge.revision
+        #expect(badge.addItem(BadgeItem(key: "1", title: "Alice")) == false)
+        #expect(badge.addItem(BadgeItem(key: "2", title: "Bob")) == false)
+        #expect(badge.addItem(BadgeItem(key: "1", title: "Alice again")) == true)
+        #expect(badge.value == .count(2))
+        #expect(badge.hasItems)
+        #expect(badge.revision > start)
+        #expect(badge.removeItem(key: "nope") == nil)
+        #expect(badge.removeItem(key: "2")?.title == "Bob")
+        #expect(badge.value == .count(1))
+        badge.setItems(BadgeItemList([BadgeItem(key: "x", title: "x")], unlisted: 4))
+        #expect(badge.value == .count(5))
+        badge.setItems(BadgeItemList([BadgeItem(key: "x", title: "x")]), count: 40)
+        #expect(badge.value == .count(40))
+        badge.value = .count(7)
+        #expect(!badge.hasItems)
+        badge.addItem(BadgeItem(key: "y", title: "y"))
+        badge.showDot()
+        #expect(!badge.hasItems)
+    }
+
+    @Test("Relative times in English", arguments: [
+        (0.0, "just now"), (59, "just now"), (-30, "just now"), (120, "2 min ago"), (3600 * 3, "3 h ago"),
+        (86_400 * 1.5, "yesterday"), (86_400 * 4, "4 days ago"),
+    ])
+    func ago(seconds: Double, words: String) {
+        #expect(PeekStrings.english.ago(seconds) == words)
+    }
+}
