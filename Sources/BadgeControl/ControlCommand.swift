@@ -3,6 +3,7 @@ import BadgeCore
 /// One line of the control protocol that scripts use to drive badges (`badge-demo --control`).
 ///
 /// Grammar: `set ID N`, `inc ID [N]`, `dec ID [N]`, `text ID TEXT`, `dot ID [blink]`, `clear ID|all`,
+/// `add ID KEY TITLE[<tab>DETAIL]`, `add ID {JSON}`, `remove ID KEY`, `items ID`,
 /// `state`, `sync TOKEN`, `activate [STARTUP_ID]`, `refresh [ID|all]`, `explain ID`, `quit`. Parsing never traps: a bad line becomes a `ControlCommandError`.
 package enum ControlCommand: Hashable, Sendable {
     /// Set a count (0 or more).
@@ -17,6 +18,12 @@ package enum ControlCommand: Hashable, Sendable {
     case dot(id: String, blink: Bool)
     /// Clear one badge (or every badge when id is nil).
     case clear(id: String?)
+    /// Add an item to a badge, or replace the one with its key (the count becomes the items').
+    case addItem(id: String, item: BadgeItem)
+    /// Remove the item with `key` (an error when there is none).
+    case removeItem(id: String, key: String)
+    /// Report a badge's items, all of them.
+    case items(id: String)
     /// Report every button's state.
     case state
     /// Answer with the token once everything before it is drawn and flushed.
@@ -34,7 +41,8 @@ package enum ControlCommand: Hashable, Sendable {
     /// Every command's form, in the order the usage texts list them: one list for `--help`,
     /// `msg --help`, the unknown-command error and the tests.
     package static let forms = [
-        "set ID N", "inc ID [N]", "dec ID [N]", "text ID TEXT", "dot ID [blink]", "clear ID|all", "state",
+        "set ID N", "inc ID [N]", "dec ID [N]", "text ID TEXT", "dot ID [blink]", "clear ID|all",
+        "add ID KEY TITLE[<tab>DETAIL]", "add ID {JSON}", "remove ID KEY", "items ID", "state",
         "sync TOKEN", "activate [STARTUP_ID]", "refresh [ID|all]", "explain ID", "quit",
     ]
 
@@ -70,6 +78,14 @@ package enum ControlCommand: Hashable, Sendable {
         case "clear":
             guard arguments.count == 1 else { return .failure(usage("clear ID|all")) }
             return .success(.clear(id: arguments[0] == "all" ? nil : arguments[0]))
+        case "add":
+            return parseAdd(rest)
+        case "remove":
+            guard arguments.count == 2 else { return .failure(usage("remove ID KEY")) }
+            return .success(.removeItem(id: arguments[0], key: arguments[1]))
+        case "items":
+            guard arguments.count == 1 else { return .failure(usage("items ID")) }
+            return .success(.items(id: arguments[0]))
         case "state":
             guard arguments.isEmpty else { return .failure(usage("state")) }
             return .success(.state)
@@ -89,8 +105,36 @@ package enum ControlCommand: Hashable, Sendable {
             guard arguments.isEmpty else { return .failure(usage("quit")) }
             return .success(.quit)
         default:
-            return .failure(ControlCommandError("unknown command \"\(verb.prefix(40))\"; expected set, inc, dec, text, dot, clear, state, sync, activate, refresh, explain or quit"))
+            return .failure(ControlCommandError("unknown command \"\(verb.prefix(40))\"; expected set, inc, dec, text, dot, clear, add, remove, items, state, sync, activate, refresh, explain or quit"))
         }
+    }
+
+    /// `add ID KEY TITLE[<tab>DETAIL]` (the title is the rest of the line, up to a tab) or
+    /// `add ID {JSON}` (one item object, see ``BadgeItem/init(json:action:dismissable:)``). A
+    /// producer's item tells the producer when activated, and may be dismissed.
+    private static func parseAdd(_ rest: String) -> Result<ControlCommand, ControlCommandError> {
+        let form = "add ID KEY TITLE[<tab>DETAIL] or add ID {JSON}"
+        let (id, afterID) = rest.splitFirstWord()
+        guard !id.isEmpty, !afterID.isEmpty else { return .failure(usage(form)) }
+        if afterID.hasPrefix("{") {
+            do {
+                let json = try JSONValue(parsing: afterID)
+                return .success(.addItem(id: id, item: try BadgeItem(json: json, action: .producer, dismissable: true)))
+            } catch let error as JSONParseError {
+                return .failure(ControlCommandError("add: the item is not valid JSON: \(error)"))
+            } catch let error as ControlCommandError {
+                return .failure(ControlCommandError("add: \(error.reason)"))
+            } catch {
+                return .failure(ControlCommandError("add: \(error)"))
+            }
+        }
+        let (key, text) = afterID.splitFirstWord()
+        guard !key.isEmpty, !text.isEmpty else { return .failure(usage(form)) }
+        let parts = text.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+        let title = String(parts[0]).trimmingSpaces
+        guard !title.isEmpty else { return .failure(usage(form)) }
+        let detail = parts.count > 1 ? String(parts[1]) : nil
+        return .success(.addItem(id: id, item: BadgeItem(key: key, title: title, detail: detail, action: .producer, isDismissable: true)))
     }
 
     private static func usage(_ form: String) -> ControlCommandError {

@@ -2,12 +2,17 @@ import BadgeControl
 import BadgeCore
 
 /// What a command's standard output means: a number (a count), or one JSON object with `count`,
-/// `text` or `dot`, and optionally `description`. Empty output means no badge.
+/// `text` or `dot`, and optionally `description` and `items` (a list of item objects, see
+/// `BadgeItem(json:)`: a command's item may name a `command` to run when activated). With
+/// `items` and no `count`, the count is the number of items; a `count` above it counts the rest
+/// as unlisted. Empty output means no badge.
 package struct CommandOutput: Equatable, Sendable {
     /// The badge content.
     package var content: BadgeContent
     /// The source's description, when the output names one.
     package var description: String?
+    /// The items, when the output lists them.
+    package var items: BadgeItemList?
 
     /// Reads `bytes`; the reason when they mean nothing (quoted, shortened).
     package static func parse(_ bytes: [UInt8]) -> Result<CommandOutput, CommandOutputError> {
@@ -40,6 +45,24 @@ package struct CommandOutput: Equatable, Sendable {
         case .string(let text)?: description = text
         default: return failure("\"description\" must be a string")
         }
+        var items: BadgeItemList?
+        switch value["items"] {
+        case nil, .null?: break
+        case .array(let elements)?:
+            var list = BadgeItemList()
+            for element in elements.prefix(BadgeItemList.maximumCount * 4) {
+                do throws(ControlCommandError) {
+                    list.insert(try BadgeItem(json: element))
+                } catch {
+                    return failure("\"items\": \(error.reason)")
+                }
+            }
+            items = list
+            if value["count"] == nil, value["text"] == nil, value["dot"] == nil {
+                return .success(CommandOutput(content: .count(list.count), description: description, items: list))
+            }
+        default: return failure("\"items\" must be a list of objects with \"key\" and \"title\"")
+        }
         let content: BadgeContent
         switch (value["count"], value["text"], value["dot"]) {
         case (.int(let count)?, nil, nil):
@@ -63,7 +86,11 @@ package struct CommandOutput: Equatable, Sendable {
             if given.count > 1 { return failure("give only one of \"count\", \"text\" and \"dot\"") }
             return failure("\"\(given.first?.0 ?? "count")\" has the wrong type (count: number, text: string, dot: true or false)")
         }
-        return .success(CommandOutput(content: content, description: description))
+        if var list = items, case .count(let count) = content, count > list.items.count {
+            list.setUnlisted(count - list.items.count)
+            items = list
+        }
+        return .success(CommandOutput(content: content, description: description, items: items))
     }
 }
 

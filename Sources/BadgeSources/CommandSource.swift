@@ -143,6 +143,7 @@ public final class CommandSource: BadgeSource {
         switch judge(outcome) {
         case .success(let output):
             next.content = output.content
+            next.items = output.items
             next.description = output.description ?? defaultDescription
             next.updated = SystemTime.realtime
             next.error = nil

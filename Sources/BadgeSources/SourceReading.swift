@@ -17,10 +17,15 @@ public struct SourceReading: Equatable, Sendable {
     /// True when the content may be out of date: the last attempt failed, a folder is missing, a
     /// run is overdue.
     public var isStale: Bool
+    /// What the count is made of, for sources that can list it (notifications, a command's
+    /// `"items"`); nil when the source gives only a number. With items, ``content`` is their count
+    /// unless the source counts more than it lists.
+    public var items: BadgeItemList?
 
     /// A reading; by default one with no value yet.
     public init(content: BadgeContent? = nil, description: String, updated: Double? = nil,
-                error: String? = nil, isStale: Bool = false) {
+                error: String? = nil, isStale: Bool = false, items: BadgeItemList? = nil) {
+        self.items = items
         self.content = content
         self.description = description
         self.updated = updated

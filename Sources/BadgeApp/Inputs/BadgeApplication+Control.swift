@@ -40,16 +40,37 @@ extension BadgeApplication {
         func unknown(_ id: String) -> Outcome {
             .failed("unknown button \"\(id.prefix(40))\"; buttons are \(toolbar.buttons.map(\.id).joined(separator: ", "))")
         }
+        /// A count made of items is their number: a number given by hand would lie about them.
+        func itemsRefuse(_ button: ToolbarButton, _ verb: String) -> Outcome? {
+            BadgeBusInterface.itemsRefusal(of: button, verb: verb).map { .failed($0) }
+        }
         switch command {
         case .set(let id, let count):
             guard let button = target(id) else { return unknown(id) }
+            if let refusal = itemsRefuse(button, "set") { return refusal }
             host.change(button, cause: .control) { $0.value = .count(max(0, count)) }
         case .increment(let id, let step):
             guard let button = target(id) else { return unknown(id) }
+            if let refusal = itemsRefuse(button, "inc") { return refusal }
             host.change(button, cause: .control) { $0.increment(by: step) }
         case .decrement(let id, let step):
             guard let button = target(id) else { return unknown(id) }
+            if let refusal = itemsRefuse(button, "dec") { return refusal }
             host.change(button, cause: .control) { $0.decrement(by: step) }
+        case .addItem(let id, var item):
+            guard let button = target(id) else { return unknown(id) }
+            if item.time == nil { item.time = SystemTime.realtime }
+            host.change(button, cause: .control) { $0.addItem(item) }
+        case .removeItem(let id, let key):
+            guard let button = target(id) else { return unknown(id) }
+            guard button.badge.items.item(forKey: key) != nil else {
+                return .failed("remove: \(id) has no item \"\(key.prefix(40))\"" + (button.badge.hasItems ? "" : "; it has no items"))
+            }
+            host.change(button, cause: .control) { $0.removeItem(key: key) }
+        case .items(let id):
+            guard let button = target(id) else { return unknown(id) }
+            return .answer(.object([("event", .string("items")), ("id", .string(id))]
+                + button.badge.items.jsonFields(limit: BadgeItemList.maximumCount)))
         case .text(let id, let text):
             guard let button = target(id) else { return unknown(id) }
             host.change(button, cause: .control) { $0.setText(text) }
@@ -82,7 +103,7 @@ extension BadgeApplication {
                 if let from = origins.origin(of: id).saved { fields.append(("from", .string(from))) }
                 fields.append(("source", .null))
             }
-            return .answer(.object(fields))
+            return .answer(.object(fields + button.badge.items.jsonFields(limit: BadgeItemList.maximumCount)))
         case .sync(let token):
             return .synchronize(token)
         case .activate(let startupID):

@@ -21,27 +21,40 @@ enum SourceBindingPolicy {
         var description: String
         /// Whether the binding now has shown a value of its source.
         var applied: Bool
+        /// The items the value is made of, when they change with it (nil: the value alone).
+        var items: BadgeItemList? = nil
     }
 
     /// The badge after `reading`, given what it shows (`value`, `blinking`, `confidence`) and
     /// whether the binding has `applied` a value before and is `optional`; nil: leave it alone.
+    /// A reading with items shows them (``BadgeController/setItems(_:count:)``) whenever they or
+    /// the count differ from `items`, what the badge holds now.
     static func outcome(of reading: SourceReading, value: BadgeContent, blinking: Bool, confidence: BadgeConfidence,
-                        applied: Bool, optional: Bool) -> Outcome? {
+                        applied: Bool, optional: Bool, items: BadgeItemList = BadgeItemList()) -> Outcome? {
         if optional && !applied && reading.content == nil { return nil }
         var applied = applied
         var shown: BadgeContent?
+        var shownItems: BadgeItemList?
         if let content = reading.content, !(reading.isStale && applied) {
             applied = true
             let target = badgeContent(content)
-            if value != target || blinking { shown = target }
+            if let listed = reading.items, !listed.isEmpty {
+                if value != content || blinking || listed != items { shown = content; shownItems = listed }
+            } else if value != target || blinking || !items.isEmpty {
+                shown = target
+            }
         }
         let trust: BadgeConfidence = reading.isStale ? .stale
             : reading.content == nil ? (confidence == .lastSession ? .lastSession : .current) : .current
-        return Outcome(value: shown, confidence: trust, description: describe(reading), applied: applied)
+        return Outcome(value: shown, confidence: trust, description: describe(reading), applied: applied, items: shownItems)
     }
 
     /// The badge when an override ends: the source's reading as it is, nothing when it has none.
     static func endingOverride(with reading: SourceReading, value: BadgeContent, blinking: Bool) -> Outcome {
+        if let content = reading.content, let listed = reading.items, !listed.isEmpty {
+            return Outcome(value: content, confidence: reading.isStale ? .stale : .current, description: describe(reading),
+                           applied: true, items: listed)
+        }
         let target = reading.content.map(badgeContent) ?? .none
         return Outcome(value: value != target || blinking ? target : nil, confidence: reading.isStale ? .stale : .current,
                        description: describe(reading), applied: reading.content != nil)

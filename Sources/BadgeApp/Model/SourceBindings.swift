@@ -182,7 +182,7 @@ final class SourceBindings {
         let badge = button.badge
         guard let outcome = SourceBindingPolicy.outcome(of: reading, value: badge.value, blinking: badge.isBlinking,
                                                         confidence: badge.confidence, applied: binding.applied,
-                                                        optional: binding.optional) else { return }
+                                                        optional: binding.optional, items: badge.items) else { return }
         binding.overriddenBy = nil
         show(outcome, on: button, binding: binding)
     }
@@ -196,7 +196,12 @@ final class SourceBindings {
         host.change(button, cause: .source) { badge in
             badge.sourceDescription = outcome.description
             badge.confidence = outcome.confidence
-            if let value = outcome.value { badge.value = value }
+            if let items = outcome.items, let value = outcome.value {
+                let count: Int? = if case .count(let number) = value { number } else { nil }
+                badge.setItems(items, count: count)
+            } else if let value = outcome.value {
+                badge.value = value
+            }
         }
     }
 

@@ -66,6 +66,18 @@ enum MessageClient {
         return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
     }
 
+    /// The control line for a command given as arguments: its words joined by spaces, except
+    /// `add ID KEY TITLE [DETAIL]`, whose title and detail are each one argument (spaces kept)
+    /// and are joined by the tab the protocol separates them with.
+    static func line(for words: [String]) -> String {
+        guard words.first == "add", words.count == 4 || words.count == 5, !words[2].hasPrefix("{") else {
+            return words.joined(separator: " ")
+        }
+        let oneLine = { (text: String) in String(text.map { $0 == "\t" || $0.isNewline ? " " : $0 }) }
+        let head = words[0...2].joined(separator: " ")
+        return head + " " + oneLine(words[3]) + (words.count == 5 ? "\t" + oneLine(words[4]) : "")
+    }
+
     /// Parses `msg`'s arguments (after "msg").
     static func parse(_ arguments: [String]) -> Result<Options, AppOptions.Error> {
         var options = Options()
@@ -128,7 +140,7 @@ enum MessageClient {
         }
         // A command given on the command line is checked here first, so a typo or a negative
         // number is exit 2 with its reason even when no instance runs.
-        if !options.command.isEmpty, let reason = problem(with: options.command.joined(separator: " ")) {
+        if !options.command.isEmpty, let reason = problem(with: line(for: options.command)) {
             StandardError.write("badge-demo msg: \(reason)")
             return .refused
         }
@@ -159,7 +171,7 @@ enum MessageClient {
         var worst = Status.ok
         var lines: [String] = []
         if !options.command.isEmpty {
-            lines = [options.command.joined(separator: " ")]
+            lines = [line(for: options.command)]
         } else if !options.watch {
             while let line = Swift.readLine(strippingNewline: true) { lines.append(line) }
         }

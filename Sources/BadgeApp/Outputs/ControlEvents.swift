@@ -14,8 +14,13 @@ enum ControlEvents {
     static func change(_ button: ToolbarButton, cause: ChangeCause) -> JSONValue {
         .object([("event", .string("change")), ("id", .string(button.id)), ("cause", .string(cause.rawValue)),
                  ("content", content(button.badge.value, blinking: button.badge.isBlinking)),
-                 ("text", .string(shownText(button.badge.label))), ("description", .string(button.badge.accessibilityDescription))])
+                 ("text", .string(shownText(button.badge.label))), ("description", .string(button.badge.accessibilityDescription))]
+                + button.badge.items.jsonFields(limit: itemsShown))
     }
+
+    /// How many items a change or state event carries per button (newest first; `moreItems` counts
+    /// the rest, and `items ID` answers with all of them).
+    static let itemsShown = 20
 
     /// `tooltip`: shown (with its text and frame) or hidden.
     static func tooltip(_ info: TooltipInfo?) -> JSONValue {
@@ -98,7 +103,7 @@ enum ControlEvents {
                 ("badge", badgeFrame),
                 ("confidence", .string(button.badge.confidence.rawValue)),
                 ("source", buttonSource(button.id)),
-            ])
+            ] + button.badge.items.jsonFields(limit: itemsShown))
         }
         let animating = toolbar.animationEndTime.map { $0 > now } ?? false
         return .object([("event", .string("state")), ("buttons", .array(buttons)),

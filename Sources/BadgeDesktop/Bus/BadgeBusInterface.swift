@@ -29,6 +29,10 @@ package struct BadgeBusInterface {
         case text(String)
         /// `ShowDot`: a dot, blinking or steady.
         case dot(blink: Bool)
+        /// `AddItem`: an item (a producer's: activating it emits `ItemActivated`).
+        case addItem(BadgeItem)
+        /// `RemoveItem`: the item with this key.
+        case removeItem(String)
 
         /// Makes the change on `badge`.
         package func apply(to badge: BadgeController) {
@@ -39,6 +43,8 @@ package struct BadgeBusInterface {
             case .clear: badge.clear()
             case .text(let text): badge.setText(text)
             case .dot(let blink): badge.showDot(blink: blink)
+            case .addItem(let item): badge.addItem(item)
+            case .removeItem(let key): badge.removeItem(key: key)
             }
         }
     }
@@ -59,6 +65,8 @@ package struct BadgeBusInterface {
         package var name: String
         /// The arguments, in order.
         package var arguments: [(name: String, type: String)]
+        /// What it returns, in order (nothing for most).
+        package var results: [(name: String, type: String)] = []
         /// The arguments' signature.
         package var signature: String { arguments.map(\.type).joined() }
     }
@@ -71,7 +79,17 @@ package struct BadgeBusInterface {
         Method(name: "Clear", arguments: [("id", "s")]),
         Method(name: "SetText", arguments: [("id", "s"), ("text", "s")]),
         Method(name: "ShowDot", arguments: [("id", "s"), ("blink", "b")]),
+        Method(name: "AddItem", arguments: [("id", "s"), ("key", "s"), ("title", "s"), ("detail", "s")]),
+        Method(name: "RemoveItem", arguments: [("id", "s"), ("key", "s")]),
+        Method(name: "Items", arguments: [("id", "s")], results: [("items", "aa{sv}")]),
     ]
+
+    /// Why `verb` (set, inc, dec) cannot change `button`'s count, or nil when it can: a count made
+    /// of items is their number, and a number given by hand would lie about them.
+    package static func itemsRefusal(of button: ToolbarButton, verb: String) -> String? {
+        guard button.badge.hasItems else { return nil }
+        return "\(verb): \(button.id)'s count is its \(button.badge.items.count) items; remove them or clear it"
+    }
 
     /// The interface's properties (all read-only): name, type, and whether a change is signalled.
     package static let properties: [(name: String, type: String, emitsChange: String)] = [
@@ -133,6 +151,7 @@ package struct BadgeBusInterface {
             return .failure(DBusFailure(DBUS_ERROR_INVALID_ARGS, "unknown button \"\(id.prefix(40))\"; \(known)"))
         }
         let change: Change
+        let button = buttons.first { $0.id == id }
         switch method.name {
         case "Set", "Increment", "Decrement":
             let number = request.arguments[1].integerValue ?? -1
@@ -140,9 +159,26 @@ package struct BadgeBusInterface {
                 let what = method.name == "Set" ? "count" : "step"
                 return .failure(DBusFailure(DBUS_ERROR_INVALID_ARGS, "\(method.name): the \(what) must be 0 or more, not \(number)"))
             }
+            if let button, let refusal = Self.itemsRefusal(of: button, verb: method.name) {
+                return .failure(DBusFailure(DBUS_ERROR_INVALID_ARGS, refusal))
+            }
             change = method.name == "Set" ? .set(amount) : method.name == "Increment" ? .increment(amount) : .decrement(amount)
         case "Clear": change = .clear
         case "SetText": change = .text(request.string(1))
+        case "AddItem":
+            guard !request.string(1).isEmpty, !request.string(2).isEmpty else {
+                return .failure(DBusFailure(DBUS_ERROR_INVALID_ARGS, "AddItem: the key and the title must not be empty"))
+            }
+            change = .addItem(BadgeItem(key: request.string(1), title: request.string(2), detail: request.string(3),
+                                        time: SystemTime.realtime, action: .producer, isDismissable: true))
+        case "RemoveItem":
+            let key = request.string(1)
+            guard button?.badge.items.item(forKey: key) != nil else {
+                return .failure(DBusFailure(DBUS_ERROR_INVALID_ARGS, "RemoveItem: \(id) has no item \"\(key.prefix(40))\""))
+            }
+            change = .removeItem(key)
+        case "Items":
+            return .values([Self.items(of: button?.badge.items ?? BadgeItemList())])
         default:
             guard case .bool(let blink) = request.arguments[1] else { return .failure(.wrongSignature(request, expected: method.signature)) }
             change = .dot(blink: blink)
@@ -202,6 +238,26 @@ package struct BadgeBusInterface {
         return DBusValue.dictionary(entries)
     }
 
+    /// A badge's items as `aa{sv}`, newest first: "key", "title" (s), "detail", "origin", "icon",
+    /// "description" (s, where given), "time" (d, seconds since 1970, where known), "dismissable" (b).
+    package static func items(of list: BadgeItemList) -> DBusValue {
+        .array(element: "a{sv}", list.items.map { item in
+            var entries: [(String, DBusValue)] = [("key", .string(item.key)), ("title", .string(item.title))]
+            if let detail = item.detail { entries.append(("detail", .string(detail))) }
+            if let origin = item.origin { entries.append(("origin", .string(origin))) }
+            if let icon = item.iconName { entries.append(("icon", .string(icon))) }
+            if let words = item.accessibleDescription { entries.append(("description", .string(words))) }
+            if let time = item.time { entries.append(("time", .double(time))) }
+            entries.append(("dismissable", .bool(item.isDismissable)))
+            return DBusValue.dictionary(entries)
+        })
+    }
+
+    /// `ItemActivated(s id, s key)`: a person activated a producer's item in the peek.
+    package func itemActivated(buttonID: String, key: String) -> DBusMessage {
+        .signal(path: path, interface: Self.name, member: "ItemActivated", arguments: [.string(buttonID), .string(key)])
+    }
+
     /// The `Badges` property: every button's id and content (`a{sa{sv}}`), in order.
     package static func badges(_ buttons: [ToolbarButton]) -> DBusValue {
         .array(element: "{sa{sv}}", buttons.map { .dictEntry(.string($0.id), content(of: $0)) })
@@ -236,6 +292,7 @@ package struct BadgeBusInterface {
         for method in methods {
             xml += "    <method name=\"\(method.name)\">"
             for argument in method.arguments { xml += "<arg name=\"\(argument.name)\" type=\"\(argument.type)\" direction=\"in\"/>" }
+            for result in method.results { xml += "<arg name=\"\(result.name)\" type=\"\(result.type)\" direction=\"out\"/>" }
             xml += "</method>\n"
         }
         for property in properties {
@@ -243,6 +300,7 @@ package struct BadgeBusInterface {
                 + "<annotation name=\"org.freedesktop.DBus.Property.EmitsChangedSignal\" value=\"\(property.emitsChange)\"/></property>\n"
         }
         xml += "    <signal name=\"BadgeChanged\"><arg name=\"id\" type=\"s\"/><arg name=\"content\" type=\"a{sv}\"/></signal>\n"
+        xml += "    <signal name=\"ItemActivated\"><arg name=\"id\" type=\"s\"/><arg name=\"key\" type=\"s\"/></signal>\n"
         xml += "  </interface>\n"
         return DBusIntrospection.document(interfaces: [xml] + DBusIntrospection.standardInterfaces)
     }()
