@@ -99,3 +99,46 @@ import Testing
         ])
     }
 }
+
+/// The item commands: a title with spaces, a detail after a tab, the JSON form, and their errors.
+@Suite struct ItemCommandTests {
+    @Test func addWithTitleAndDetail() throws {
+        guard case .addItem(let id, let item) = try ControlCommand.parse("add mail m1 Alice Smith\tLunch at noon?").get() else {
+            Issue.record("not an add")
+            return
+        }
+        #expect(id == "mail")
+        #expect(item.key == "m1")
+        #expect(item.title == "Alice Smith")
+        #expect(item.detail == "Lunch at noon?")
+        #expect(item.action == .producer)
+        #expect(item.isDismissable)
+    }
+
+    @Test func addJSON() throws {
+        let line = #"add ci {"key": "b12", "title": "Build 12 failed", "origin": "CI", "description": "Build 12 of main failed"}"#
+        guard case .addItem(_, let item) = try ControlCommand.parse(line).get() else {
+            Issue.record("not an add")
+            return
+        }
+        #expect(item.origin == "CI")
+        #expect(item.spokenDescription == "Build 12 of main failed")
+    }
+
+    @Test("Bad item commands say why", arguments: [
+        ("add mail", "usage: add"), ("add mail k1", "usage: add"), ("add mail {\"key\": 1", "not valid JSON"),
+        ("add mail {\"title\": \"x\"}", "needs a \"key\""), ("remove mail", "usage: remove"), ("items", "usage: items"),
+    ])
+    func errors(line: String, reason: String) {
+        guard case .failure(let error) = ControlCommand.parse(line) else {
+            Issue.record("\(line) was taken")
+            return
+        }
+        #expect(error.reason.contains(reason), "\(error.reason)")
+    }
+
+    @Test func removeAndItems() throws {
+        #expect(try ControlCommand.parse("remove mail m1").get() == .removeItem(id: "mail", key: "m1"))
+        #expect(try ControlCommand.parse("items mail").get() == .items(id: "mail"))
+    }
+}

@@ -46,6 +46,39 @@ import BadgeIO
         #expect(call("", "Ping") == .values([]))
     }
 
+    @Test("AddItem, RemoveItem and Items: an unknown key and a number set by hand over items are refused")
+    func items() {
+        let toolbar = Self.toolbar()
+        let bell = toolbar.buttons[0]
+        guard case .change(let ids, .addItem(let item)) = call(Self.badges, "AddItem", [.string("bell"), .string("k1"), .string("Alice"), .string("hi")],
+                                                             toolbar: toolbar) else {
+            Issue.record("AddItem asked for no change")
+            return
+        }
+        #expect(ids == ["bell"] && item.title == "Alice" && item.detail == "hi" && item.action == .producer && item.time != nil)
+        BadgeBusInterface.Change.addItem(item).apply(to: bell.badge)
+        #expect(bell.badge.value == .count(1))
+        guard case .values(let values) = call(Self.badges, "Items", [.string("bell")], toolbar: toolbar),
+              case .array("a{sv}", let entries)? = values.first, entries.count == 1,
+              entries.first?.stringKeyedEntries?["title"]?.stringValue == "Alice" else {
+            Issue.record("Items did not list the item")
+            return
+        }
+        guard case .failure(let refused) = call(Self.badges, "Set", [.string("bell"), .int64(5)], toolbar: toolbar) else {
+            Issue.record("Set over items was taken")
+            return
+        }
+        #expect(refused.message.contains("count is its 1 items"))
+        guard case .failure(let missing) = call(Self.badges, "RemoveItem", [.string("bell"), .string("nope")], toolbar: toolbar) else {
+            Issue.record("RemoveItem of a missing key was taken")
+            return
+        }
+        #expect(missing.message.contains("no item \"nope\""))
+        #expect(call(Self.badges, "RemoveItem", [.string("bell"), .string("k1")], toolbar: toolbar) == .change(["bell"], .removeItem("k1")))
+        #expect(call(Self.badges, "AddItem", [.string("bell"), .string(""), .string("t"), .string("")], toolbar: toolbar)
+                != .change(["bell"], .addItem(item)))
+    }
+
     @Test("Changes apply as control commands do: saturating, never below 0, text capped")
     func changesApply() {
         let toolbar = Self.toolbar()
@@ -176,7 +209,7 @@ import BadgeIO
                 #expect(!ids.isEmpty && ids.allSatisfy { toolbar.button(id: $0) != nil })
                 switch change {
                 case .set(let n), .increment(let n), .decrement(let n): #expect(n >= 0 && arguments.count == 2 && arguments[1] == .int64(Int64(n)))
-                case .clear, .text, .dot: break
+                case .clear, .text, .dot, .addItem, .removeItem: break
                 }
             }
         }

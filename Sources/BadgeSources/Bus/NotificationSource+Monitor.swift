@@ -70,8 +70,15 @@ extension NotificationSource {
         switch message.kind {
         case .methodCall where message.interface == Self.daemonName && message.member == "Notify":
             guard let caller = message.sender else { return }
-            let replaces = message.body.count > 1 ? UInt32(clamping: message.body[1].integerValue ?? 0) : 0
-            pendingNotify["\(caller) \(message.serial)"] = (counts(message), replaces)
+            let body = message.body
+            let replaces = body.count > 1 ? UInt32(clamping: body[1].integerValue ?? 0) : 0
+            let text = { (index: Int) in body.count > index ? String((body[index].stringValue ?? "").prefix(4096)) : "" }
+            var actions: [String] = []
+            if body.count > 5, case .array(_, let words) = body[5] { actions = words.compactMap(\.stringValue) }
+            pendingNotify["\(caller) \(message.serial)"] = PendingNotify(
+                counts: counts(message), replaces: replaces, application: text(0), icon: text(2), summary: text(3), body: text(4),
+                hasDefaultAction: stride(from: 0, to: actions.count, by: 2).contains { actions[$0] == "default" },
+                time: SystemTime.realtime)
         case .methodReturn where daemon == nil || message.sender == daemon:
             // Our own questions' answers (dunst's counts) are not traffic.
             guard message.destination != query.bus.uniqueName else { return }
@@ -82,11 +89,11 @@ extension NotificationSource {
             if let caller = message.destination, let serial = message.replySerial,
                let call = pendingNotify.removeValue(forKey: "\(caller) \(serial)"),
                let id = message.body.first?.integerValue.map({ UInt32(clamping: $0) }) {
-                if call.replaces != 0, shown.contains(call.replaces) {
-                    shown.remove(call.replaces)  // replaced: the same notification, no change in count
-                    shown.insert(id)
+                if call.replaces != 0, shown[call.replaces] != nil {
+                    shown[call.replaces] = nil  // replaced: the same notification, no change in count
+                    shown[id] = call.item(id: id)
                 } else if call.counts {
-                    shown.insert(id)
+                    shown[id] = call.item(id: id)
                 }
             }
             trafficPassed()
@@ -94,7 +101,7 @@ extension NotificationSource {
             // Only the daemon closes its notifications: anyone may send this signal, and a
             // stranger's would remove notifications that are still shown.
             guard let closer = daemon ?? owner, message.sender == closer else { return }
-            if let id = message.body.first?.integerValue { shown.remove(UInt32(clamping: id)) }
+            if let id = message.body.first?.integerValue { shown[UInt32(clamping: id)] = nil }
             trafficPassed()
         case .methodCall:
             trafficPassed()  // CloseNotification, a dunstctl command: the count is read once answered
@@ -114,7 +121,8 @@ extension NotificationSource {
             // Not yet watching: what the count is cannot be known.
             return fail("waiting for the bus to let this badge watch \(serverName ?? "the daemon")'s notifications")
         }
-        publish(SourceReading(content: .count(shown.count), description: describe(), updated: SystemTime.realtime))
+        publish(SourceReading(content: .count(shown.count), description: describe(), updated: SystemTime.realtime,
+                              items: shownItems(count: shown.count)))
     }
 
     /// Whether a Notify call counts: every one, or those of ``applications`` (by the

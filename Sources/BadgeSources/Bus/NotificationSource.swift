@@ -48,8 +48,46 @@ public final class NotificationSource: BadgeSource {
     var owner: String?
     /// Shown notification ids (the monitor's count), and calls to Notify waiting for their reply:
     /// by (caller, serial), whether it counts and the id it replaces.
-    var shown = Set<UInt32>()
-    var pendingNotify: [String: (counts: Bool, replaces: UInt32)] = [:]
+    /// Each shown notification's item (summary, body, application, time), by id.
+    var shown: [UInt32: BadgeItem] = [:]
+    var pendingNotify: [String: PendingNotify] = [:]
+
+    /// A `Notify` call waiting for its reply (the id): whether it counts, the id it replaces, and
+    /// what it says, for its item.
+    struct PendingNotify {
+        var counts: Bool
+        var replaces: UInt32
+        var application: String
+        var icon: String
+        var summary: String
+        var body: String
+        var hasDefaultAction: Bool
+        var time: Double
+
+        /// The notification's item, once the daemon gave its id.
+        func item(id: UInt32) -> BadgeItem {
+            BadgeItem(key: String(id), title: summary.isEmpty ? application : summary,
+                      detail: NotificationMarkup.plainText(body), time: time, origin: application.isEmpty ? nil : application,
+                      iconName: icon.isEmpty ? nil : icon, action: .notification(id: id, hasDefaultAction: hasDefaultAction),
+                      isDismissable: true)
+        }
+    }
+
+    /// The shown notifications as items, newest first; with dunst's own count, what it counts
+    /// beyond them (shown before the badge started) is unlisted ("4 earlier").
+    func shownItems(count: Int) -> BadgeItemList {
+        var list = BadgeItemList(Array(shown.values))
+        list.setUnlisted(max(0, count - list.items.count))
+        return list
+    }
+
+    /// Closes notification `id` in the daemon (`CloseNotification`), as a click on it would; its
+    /// `NotificationClosed` then removes it from the count.
+    public func close(notification id: UInt32) {
+        guard let owner else { return }
+        query.bus.call(owner, path: Self.daemonPath, interface: Self.daemonName, member: "CloseNotification",
+                       arguments: [.uint32(id)]) { _ in }
+    }
     private var dunstCount: Int?
     /// True once the monitor connection monitors (`BecomeMonitor` answered): before that, the
     /// generic driver cannot know the count, and says so rather than a current 0.
@@ -184,8 +222,9 @@ public final class NotificationSource: BadgeSource {
                 let waiting = entries["waitingLength"]?.integerValue ?? 0
                 self.dunstCount = Int(clamping: max(0, displayed) + max(0, waiting))
                 if let paused = entries["paused"]?.boolValue { self.setDoNotDisturb(paused) }
-                self.publish(SourceReading(content: .count(self.dunstCount ?? 0), description: self.describe(),
-                                           updated: SystemTime.realtime))
+                let count = self.dunstCount ?? 0
+                self.publish(SourceReading(content: .count(count), description: self.describe(),
+                                           updated: SystemTime.realtime, items: self.shownItems(count: count)))
             } else {
                 self.fail("dunst did not answer with its counts")
             }
