@@ -33,7 +33,13 @@ public struct Color: Hashable, Sendable {
         self.init(red: bytes[0], green: bytes[1], blue: bytes[2], alpha: bytes.count == 4 ? bytes[3] : 1)
     }
 
+    /// The same colour with `alpha` instead of its own.
+    public func withAlpha(_ alpha: Double) -> Color {
+        Color(red: red, green: green, blue: blue, alpha: alpha)
+    }
+
     /// Opaque white.
+
     public static let white = Color(red: 1, green: 1, blue: 1)
     /// Opaque black.
     public static let black = Color(red: 0, green: 0, blue: 0)
