@@ -127,7 +127,10 @@ public final class Toolbar {
         switch pointer {
         case .wheelUp: return (target, .increment, .wheel)
         case .wheelDown: return (target, .decrement, .wheel)
-        case .primary, .middle, .secondary:
+        case .secondary:
+            // The secondary button asks for a context popup (the shell's peek), never counts.
+            return nil
+        case .primary, .middle:
             guard pressed == nil else { return nil }
             pressed = (target, pointer)
             target.isPressed = true
@@ -146,7 +149,7 @@ public final class Toolbar {
         guard button(at: point) === current.button else { return nil }
         switch pointer {
         case .primary: return (current.button, .increment, .click)
-        case .secondary: return (current.button, .decrement, .click)
+        case .secondary: return nil
         case .middle: return (current.button, .clear, .click)
         case .wheelUp, .wheelDown: return nil
         }

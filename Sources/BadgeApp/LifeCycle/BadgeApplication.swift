@@ -76,6 +76,8 @@ final class BadgeApplication {
     var scalePolicy = MonitorScalePolicy()
     var exitStatus: ExitStatus?
     var updatesBlinkRequested = false
+    /// The open peek's rows and what they stand for (nil while none is open).
+    var openPeekMenu: PeekMenu?
 
     /// Prepares the toolbar, text and icons; throws ``DemoSetupError`` for an unusable config or
     /// icon file (naming it), or a drawing error when text or icons cannot be set up.
@@ -158,6 +160,7 @@ final class BadgeApplication {
         origins.sourceKind = { [weak self] id in self?.bindings?.binding(of: id)?.config.kind }
         board.observe(origins, at: .state)
         board.observe(EventStreamOutput(publish: { [weak self] event in self?.publish(event) }))
+        board.observe(PeekOutput(application: self))
     }
 
     /// Shows `content` on `badge` without an animation.
@@ -291,6 +294,10 @@ final class BadgeApplication {
             control?.emit(ControlEvents.accessibility(status))
         case .warning(let message):
             StandardError.write("badge-demo: \(message)")
+        case .peekRequested(let button, let trigger):
+            if let host { openPeek(for: button, trigger: trigger, host: host) }
+        case .peek(let event):
+            if let host { peekEvent(event, host: host) }
         case .focusLeft, .focusEntered:
             break  // a top-level toolbar's focus wraps round and follows its window's: it never leaves
         }

@@ -144,6 +144,12 @@ final class SourceBindings {
         return !chosen.isEmpty
     }
 
+    /// Closes notification `id` through `buttonID`'s notification source (the peek's action on a
+    /// notification); nothing for a button bound to another kind of source.
+    func closeNotification(_ id: UInt32, of buttonID: String) {
+        (binding(of: buttonID)?.source as? NotificationSource)?.close(notification: id)
+    }
+
     /// Whether a click or a wheel on `buttonID` would change a number its source owns.
     func ownsCount(of buttonID: String) -> Bool {
         guard let binding = binding(of: buttonID) else { return false }

@@ -110,7 +110,8 @@ enum ControlEvents {
                         ("title", .string(host.wantedWindowState?.title ?? "")), ("animating", .bool(animating)),
                         ("focused", toolbar.focusedButton.map { .string($0.id) } ?? .null),
                         ("focusVisible", .bool(toolbar.focusIsVisible)),
-                        ("tooltip", host.tooltip.map(tooltipFrame) ?? .null), ("urgent", .bool(host.isUrgent)),
+                        ("tooltip", host.tooltip.map(tooltipFrame) ?? .null), ("peek", host.peek.map(peek) ?? .null),
+                        ("urgent", .bool(host.isUrgent)),
                         ("windowFocused", .bool(host.windowHasFocus)),
                         ("accessibility", .object(accessibilityFields(host.accessibilityStatus)
                             + [("eventsSent", .int(host.accessibilityEventsSent))])),
@@ -122,6 +123,22 @@ enum ControlEvents {
                                               ("reducedMotionFrom", .string(sources.reducedMotion))])),
                         ("size", .object([("width", .int(host.size.width)), ("height", .int(host.size.height))])),
                         ("controlSocket", socket), ("dbus", dbus), ("tray", tray)])
+    }
+
+    /// The open peek: its button, window, frame (root pixels), rows (title, detail, time, frame),
+    /// the highlighted row, whether it holds the grabs and whether it opened above its button.
+    static func peek(_ info: PeekInfo) -> JSONValue {
+        let rows: [JSONValue] = info.rows.enumerated().map { index, row in
+            var fields: [(String, JSONValue)] = [("title", .string(row.title))]
+            if let detail = row.detail { fields.append(("detail", .string(detail))) }
+            if let trailing = row.trailing { fields.append(("time", .string(trailing))) }
+            fields.append(("actionable", .bool(row.isActionable)))
+            if info.rowFrames.indices.contains(index) { fields.append(("frame", rect(info.rowFrames[index]))) }
+            return .object(fields)
+        }
+        return .object([("id", .string(info.buttonID)), ("window", .int(Int(info.window))), ("frame", rect(info.frame)),
+                        ("rows", .array(rows)), ("highlighted", info.highlighted.map { .int($0) } ?? .null),
+                        ("grabbed", .bool(info.isGrabbed)), ("above", .bool(info.isAbove))])
     }
 
     private static func tooltipFrame(_ info: TooltipInfo) -> JSONValue {

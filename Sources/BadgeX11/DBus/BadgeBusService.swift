@@ -112,6 +112,12 @@ public final class BadgeBusService {
         signalChanges(["Badges"], host: host, bus: bus)
     }
 
+    /// Sends `ItemActivated(id, key)`: a person activated a producer's item in the peek.
+    public func itemActivated(buttonID: String, key: String) {
+        guard let bus, canSignal(on: bus) else { return }
+        bus.send(interface.itemActivated(buttonID: buttonID, key: key))
+    }
+
     /// Tells the service that the host shows another toolbar (``ToolbarHost/replace(toolbar:)``): it
     /// sends `PropertiesChanged` for `Buttons` and `Badges`.
     public func toolbarReplaced() {

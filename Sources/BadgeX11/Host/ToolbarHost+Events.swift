@@ -31,6 +31,10 @@ extension ToolbarHost {
             if Int32(code) == XCB_EXPOSE, event.withEvent(as: xcb_expose_event_t.self, { $0.count }) == 0 { tooltips.expose() }
             return .taken
         }
+        if let peekWindow, target == peekWindow.window {
+            handlePeekEvent(event)
+            return .taken
+        }
         guard target == surface.window else { return .notTaken }
         // A closed or detached host's window: events already on their way are still its own.
         guard isAttached else { return .taken }
@@ -57,6 +61,7 @@ extension ToolbarHost {
         case XCB_UNMAP_NOTIFY:
             mapped = false
             tooltips?.hide(suppress: false, owner: tooltipOwner)
+            closePeek(reason: .hidden)
         case XCB_FOCUS_IN:
             let detail = event.withEvent(as: xcb_focus_in_event_t.self) { $0.detail }
             // NotifyPointer: the focus is on the root and follows the pointer; not ours.
@@ -92,6 +97,13 @@ extension ToolbarHost {
             let (detail, point) = event.withEvent(as: xcb_button_press_event_t.self) { ($0.detail, logicalPoint($0.event_x, $0.event_y)) }
             tooltips?.hide(suppress: true, owner: tooltipOwner)
             toolbar.setFocusVisible(false)  // pointer use hides the ring, as :focus-visible does
+            // A press on the toolbar while a peek waits for its grab closes it, as one outside does.
+            if peekState != nil { closePeek(reason: .outside) }
+            // The right button asks for the peek on the press, as GTK's and Qt's context menus open.
+            if Self.pointerButton(detail) == .secondary {
+                if let button = toolbar.button(at: point) { onEvent?(.peekRequested(button, .pointer)) }
+                return .taken
+            }
             if let pointer = Self.pointerButton(detail), let (button, action, cause) = toolbar.pointerPressed(pointer, at: point),
                actionHandler?(button, action, pointer) != true {
                 change(button, cause: cause) { action.apply(to: $0) }
@@ -117,6 +129,10 @@ extension ToolbarHost {
         switch ToolbarKeyAction.action(for: press) {
         case .focusNext: advanceFocus(backward: false)
         case .focusPrevious: advanceFocus(backward: true)
+        case .peek:
+            guard let button = toolbar.focusedButton else { return false }
+            toolbar.setFocusVisible(true)
+            onEvent?(.peekRequested(button, .keyboard))
         case .badge(let action):
             guard let button = toolbar.focusedButton else { return false }
             toolbar.setFocusVisible(true)
@@ -176,6 +192,7 @@ extension ToolbarHost {
         surface.exists = false
         mapped = false
         tooltips?.hide(suppress: false, owner: tooltipOwner)
+        closePeek(reason: .hidden)
         onEvent?(.detached)
     }
 

@@ -21,6 +21,7 @@ extension ToolbarHost {
         }
         // The monitor's scale first: a new scale is laid out before this frame is drawn.
         monitorScaleFollower?.evaluateIfNeeded()
+        retryPeekGrabIfDue()
         let now = clock.now
         var presented = drawDamage(at: now)
         if let exposed, mapped, bufferPainted {

@@ -74,6 +74,11 @@ public final class ToolbarHost {
         /// SetInputFocus): ``hasFocus`` is true and the first button focused. Show no focus in
         /// your own widgets now. Not reported for ``focus(from:)``, which is your own call.
         case focusEntered
+        /// A right press, the Menu key or Shift+F10 asks for `button`'s peek: open one with
+        /// ``openPeek(for:rows:trigger:)``, or leave it.
+        case peekRequested(ToolbarButton, PeekTrigger)
+        /// The open peek was shown, activated, dismissed or closed.
+        case peek(PeekEvent)
         /// Something failed that the host carries on without (a refused request, a frame or the
         /// window icon that could not be drawn, no keyboard); one line for a log.
         case warning(String)
@@ -122,6 +127,9 @@ public final class ToolbarHost {
     var tooltips: TooltipController?
     /// Who this host is to the shared tooltip.
     var tooltipOwner: ObjectIdentifier { ObjectIdentifier(self) }
+    /// The peek's window (made on the first open) and what it shows while open (ToolbarHost+Peek.swift).
+    var peekWindow: PeekWindow?
+    var peekState: PeekState?
     var mapped = false
     var bufferPainted = false
     var exposed: PixelRect?
@@ -362,6 +370,7 @@ public final class ToolbarHost {
             wake = 0
         }
         if let due = tooltips?.dueTime(for: tooltipOwner) { wake = min(wake ?? (due - now), due - now) }
+        if let due = peekState?.nextGrabAttempt { wake = min(wake ?? (due - now), due - now) }
         if let due = publisher?.dueTime { wake = min(wake ?? (due - now), due - now) }
         if case .firstFrameSent(let due) = startupPhase { wake = min(wake ?? (due - now), due - now) }
         for bus in buses { if let due = bus.timeUntilDeadline { wake = min(wake ?? due, due) } }

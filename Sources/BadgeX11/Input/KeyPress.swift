@@ -53,6 +53,18 @@ public enum KeySymbol {
     public static let keypadZero = UInt32(XKB_KEY_KP_0)
     /// Escape.
     public static let escape = UInt32(XKB_KEY_Escape)
+    /// Up.
+    public static let up = UInt32(XKB_KEY_Up)
+    /// Down.
+    public static let down = UInt32(XKB_KEY_Down)
+    /// Home.
+    public static let home = UInt32(XKB_KEY_Home)
+    /// End.
+    public static let end = UInt32(XKB_KEY_End)
+    /// The Menu key (context menu).
+    public static let menu = UInt32(XKB_KEY_Menu)
+    /// F10 (with Shift: the context menu).
+    public static let f10 = UInt32(XKB_KEY_F10)
     /// The letter q.
     public static let q = UInt32(XKB_KEY_q)
     /// The letter Q.
@@ -61,8 +73,10 @@ public enum KeySymbol {
 
 /// What the standard toolbar keys do, as GTK and Qt toolbars answer them: Tab and Shift+Tab move
 /// the focus, Space, Return and plus add one to the focused badge, minus and BackSpace take one
-/// away, Delete and 0 clear it.
+/// away, Delete and 0 clear it; Menu and Shift+F10 ask for the focused button's peek.
 public enum ToolbarKeyAction: Hashable, Sendable {
+    /// Ask for the focused button's peek (``ToolbarHost/Event/peekRequested(_:_:)``).
+    case peek
     /// Focus the next button (wrapping round, or leaving an embedded toolbar: ``ToolbarHost/focusWraps``).
     case focusNext
     /// Focus the previous button (wrapping round, or leaving an embedded toolbar).
@@ -74,6 +88,8 @@ public enum ToolbarKeyAction: Hashable, Sendable {
     public static func action(for press: KeyPress) -> ToolbarKeyAction? {
         guard !press.control else { return nil }
         switch press.symbol {
+        case KeySymbol.menu: return .peek
+        case KeySymbol.f10: return press.shift ? .peek : nil
         case KeySymbol.tab: return press.shift ? .focusPrevious : .focusNext
         case KeySymbol.leftTab: return .focusPrevious
         case KeySymbol.space, KeySymbol.returnKey, KeySymbol.keypadEnter, KeySymbol.plus, KeySymbol.keypadAdd:

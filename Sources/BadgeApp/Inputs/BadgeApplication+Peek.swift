@@ -1,0 +1,94 @@
+import BadgeControl
+import BadgeCore
+import BadgeIO
+import BadgeSources
+import BadgeX11
+
+/// The peek: a right press, the Menu key or Shift+F10 on a button opens the list of what is
+/// behind its badge (``PeekMenu``); activating a row does the item's action, dismissing one
+/// removes a producer's item or closes a notification. Every open, activation, dismissal and
+/// close is an event on the streams (`{"event":"peek",…}`; a producer's item also
+/// `{"event":"item",…}` and the D-Bus `ItemActivated`).
+extension BadgeApplication {
+    /// Opens `button`'s peek.
+    func openPeek(for button: ToolbarButton, trigger: PeekTrigger, host: ToolbarHost) {
+        let menu = peekMenu(for: button)
+        do {
+            try host.openPeek(for: button, rows: menu.rows, trigger: trigger)
+            openPeekMenu = menu
+        } catch {
+            StandardError.write("badge-demo: \(button.id): cannot open the peek: \(error)")
+            control?.emitError("\(button.id): cannot open the peek: \(error)")
+        }
+    }
+
+    /// The peek's rows for `button` as it is now.
+    func peekMenu(for button: ToolbarButton) -> PeekMenu {
+        let explanation = bindings?.explanation(of: button.id) ?? originWords(of: button.id)
+        return PeekMenu.make(for: button, explanation: explanation, ownsCount: bindings?.ownsCount(of: button.id) == true,
+                             now: SystemTime.realtime)
+    }
+
+    /// What the open peek reported.
+    func peekEvent(_ event: PeekEvent, host: ToolbarHost) {
+        switch event {
+        case .opened(let id):
+            publish(.object([("event", .string("peek")), ("action", .string("opened")), ("id", .string(id))]))
+        case .closed(let id, let reason):
+            openPeekMenu = nil
+            publish(.object([("event", .string("peek")), ("action", .string("closed")), ("id", .string(id)),
+                             ("reason", .string(reason.rawValue))]))
+        case .activated(let id, let row):
+            guard let menu = openPeekMenu, menu.buttonID == id, let button = toolbar.button(id: id) else { return }
+            publish(.object([("event", .string("peek")), ("action", .string("activated")), ("id", .string(id)), ("row", .int(row))]))
+            activate(menu.entry(at: row), of: button, host: host)
+        case .dismissed(let id, let row):
+            guard let menu = openPeekMenu, menu.buttonID == id, let button = toolbar.button(id: id),
+                  case .item(let key) = menu.entry(at: row), let item = button.badge.items.item(forKey: key) else { return }
+            publish(.object([("event", .string("peek")), ("action", .string("dismissed")), ("id", .string(id)), ("row", .int(row)),
+                             ("key", .string(key))]))
+            dismiss(item, of: button, host: host)
+        }
+    }
+
+    private func activate(_ entry: PeekMenu.Entry, of button: ToolbarButton, host: ToolbarHost) {
+        switch entry {
+        case .note:
+            break
+        case .edit(let action):
+            host.change(button, cause: .click) { action.apply(to: $0) }
+        case .refresh:
+            _ = bindings?.refresh(button.id)
+        case .item(let key):
+            guard let item = button.badge.items.item(forKey: key), let action = item.action else { return }
+            switch action {
+            case .run(let arguments):
+                perform(.run(arguments: arguments), for: button.id, host: host)
+            case .launch(let desktopID):
+                perform(.launch(desktopID: desktopID), for: button.id, host: host)
+            case .notification(let id, _):
+                bindings?.closeNotification(id, of: button.id)
+            case .producer:
+                publishItemEvent("activated", button: button, key: key)
+            }
+        }
+    }
+
+    private func dismiss(_ item: BadgeItem, of button: ToolbarButton, host: ToolbarHost) {
+        guard item.isDismissable else { return }
+        switch item.action {
+        case .notification(let id, _)?:
+            // The daemon's NotificationClosed takes it off the count and the peek.
+            bindings?.closeNotification(id, of: button.id)
+        default:
+            host.change(button, cause: .click) { $0.removeItem(key: item.key) }
+            publishItemEvent("dismissed", button: button, key: item.key)
+        }
+    }
+
+    /// `{"event":"item","action":…,"id":…,"key":…}` for the producer, and `ItemActivated` on D-Bus.
+    private func publishItemEvent(_ action: String, button: ToolbarButton, key: String) {
+        publish(.object([("event", .string("item")), ("action", .string(action)), ("id", .string(button.id)), ("key", .string(key))]))
+        if action == "activated" { busService?.itemActivated(buttonID: button.id, key: key) }
+    }
+}

@@ -1,0 +1,250 @@
+import BadgeCore
+import BadgeDrawing
+import CXCB
+import Glibc
+
+/// The peek: a popup under a button that lists what is behind its badge, as GTK's and Qt's popup
+/// menus behave on X11. The host asks for it (``Event/peekRequested(_:_:)``: a right press, the
+/// Menu key, Shift+F10), the application gives the rows (``openPeek(for:rows:trigger:)``), and
+/// the host reports what the person did with them (``Event/peek(_:)``).
+///
+/// - It is an override-redirect `_NET_WM_WINDOW_TYPE_POPUP_MENU` window, transient for the
+///   toolbar's, placed under the button inside the work area of the button's monitor, flipped
+///   above it when there is no room below, mirrored in right-to-left, in the toolbar's theme and scale.
+/// - Once mapped it grabs the pointer and the keyboard; a refused grab (another client holds one)
+///   is tried again every 20 ms for ``peekGrabPatience`` seconds, then the peek closes
+///   (`grabFailed`) rather than stay up without its grab.
+/// - Hover and Up, Down, Home and End highlight; a click, Return or Space activates (then it
+///   closes); Delete dismisses a dismissable row; Escape, the Menu key, a click outside, or the
+///   toolbar's window being hidden closes it. The release of the right press that opened it does
+///   not activate within 0.5 s (GTK's `MENU_SHELL_TIMEOUT`); a press, drag and release does.
+extension ToolbarHost {
+    /// How long a refused grab is tried again before the peek closes, in seconds.
+    public static let peekGrabPatience = 0.3
+    /// How soon after opening a release activates nothing (the opening press's), in seconds.
+    public static let peekReleaseGrace = 0.5
+
+    /// The open peek, or nil.
+    public var peek: PeekInfo? {
+        guard let state = peekState, let window = peekWindow, window.isShown else { return nil }
+        let scale = state.layout.scale
+        let frames = state.layout.rows.map { row -> PixelRect in
+            let pixels = row.pixels(scale: scale, rounding: .nearest)
+            return PixelRect(x: window.frame.x + pixels.x, y: window.frame.y + pixels.y, width: pixels.width, height: pixels.height)
+        }
+        return PeekInfo(buttonID: state.buttonID, window: window.window, frame: window.frame, rows: state.rows, rowFrames: frames,
+                        highlighted: state.highlight.index, isGrabbed: window.isGrabbed, isAbove: state.isAbove)
+    }
+
+    /// Opens a peek of `rows` under `button` (closing one that is open); with the keyboard
+    /// trigger the first actionable row is highlighted. Throws when the window cannot be made
+    /// or drawn; nothing is open then.
+    public func openPeek(for button: ToolbarButton, rows: [PeekRow], trigger: PeekTrigger) throws(X11Error) {
+        if peekState != nil { closePeek(reason: .hidden) }
+        guard isAttached, mapped, toolbar.buttons.contains(where: { $0 === button }) else {
+            throw .unavailable("the peek", reason: "the toolbar is not on screen")
+        }
+        let window: PeekWindow
+        if let made = peekWindow {
+            window = made
+        } else {
+            window = try PeekWindow(connection: connection, atoms: atoms, identity: identityOfCreatedWindows, owner: surface.window)
+            peekWindow = window
+        }
+        tooltips?.hide(suppress: true, owner: tooltipOwner)
+        let origin = rootOrigin() ?? (x: 0, y: 0)
+        let buttonFrame = button.frame.pixels(scale: toolbar.scale, rounding: .nearest)
+        let anchor = PixelRect(x: origin.x + buttonFrame.x, y: origin.y + buttonFrame.y, width: buttonFrame.width, height: buttonFrame.height)
+        let layout = PeekRenderer(text: renderer.text).layout(rows, scale: toolbar.scale)
+        let area = window.workArea(for: anchor, monitors: session.sharedMonitors()?.layout ?? .none)
+        let frame = PeekPlacement.frame(size: layout.pixelSize, anchor: anchor, workArea: area, direction: toolbar.direction)
+        var state = PeekState(buttonID: button.id, rows: rows, layout: layout, highlight: PeekHighlight(rows: rows, first: trigger == .keyboard),
+                              trigger: trigger, anchor: anchor, openedAt: clock.now)
+        state.isAbove = frame.maxY <= anchor.y
+        let image = try peekImage(state)
+        peekState = state
+        window.show(image, at: frame)
+        do { try connection.flush() } catch { closePeek(reason: .hidden); throw error }
+    }
+
+    /// Shows `rows` in the open peek (after a dismissal, or as its items change), keeping the
+    /// highlight on the same index where it can; placed again for the new size.
+    public func updatePeek(rows: [PeekRow]) {
+        guard var state = peekState, let window = peekWindow else { return }
+        let previous = state.highlight.index
+        state.rows = rows
+        state.layout = PeekRenderer(text: renderer.text).layout(rows, scale: toolbar.scale)
+        state.highlight = PeekHighlight(rows: rows, first: false)
+        if let previous {
+            let candidate = min(previous, rows.count - 1)
+            if candidate >= 0, !state.highlight.hover(candidate) { state.highlight.move(forward: true) }
+        }
+        let area = window.workArea(for: state.anchor, monitors: session.sharedMonitors()?.layout ?? .none)
+        let frame = PeekPlacement.frame(size: state.layout.pixelSize, anchor: state.anchor, workArea: area, direction: toolbar.direction)
+        state.isAbove = frame.maxY <= state.anchor.y
+        peekState = state
+        guard let image = try? peekImage(state) else { return }
+        window.show(image, at: frame)
+    }
+
+    /// Closes the open peek (reason `program`).
+    public func closePeek() { closePeek(reason: .program) }
+
+    func closePeek(reason: PeekCloseReason) {
+        guard let state = peekState else { return }
+        peekState = nil
+        peekWindow?.hide()
+        try? connection.flush()
+        onEvent?(.peek(.closed(buttonID: state.buttonID, reason: reason)))
+    }
+
+    private func peekImage(_ state: PeekState) throws(X11Error) -> ImageSurface {
+        let (width, height) = state.layout.pixelSize
+        do {
+            let image = try ImageSurface(width: width, height: height)
+            try image.draw { cr in
+                PeekRenderer(text: renderer.text).draw(state.rows, layout: state.layout, highlighted: state.highlight.index,
+                                                       theme: renderer.theme, direction: toolbar.direction, in: cr)
+            }
+            return image
+        } catch {
+            throw .unavailable("the peek", reason: "cannot draw it (\(error))")
+        }
+    }
+
+    private func redrawPeek() {
+        guard let state = peekState, let window = peekWindow, let image = try? peekImage(state) else { return }
+        window.redraw(image)
+    }
+
+    /// Tries the grab again when it is due (from ``refresh()``).
+    func retryPeekGrabIfDue() {
+        guard let due = peekState?.nextGrabAttempt, clock.now >= due else { return }
+        tryPeekGrab()
+    }
+
+    private func tryPeekGrab() {
+        guard var state = peekState, let window = peekWindow, window.isMapped else { return }
+        switch window.grab() {
+        case .grabbed:
+            state.nextGrabAttempt = nil
+            state.grabGivesUpAt = nil
+            peekState = state
+            onEvent?(.peek(.opened(buttonID: state.buttonID)))
+        case .busy(let reason):
+            let now = clock.now
+            let givesUp = state.grabGivesUpAt ?? now + Self.peekGrabPatience
+            guard now < givesUp else {
+                warn("the peek closed: \(reason)")
+                closePeek(reason: .grabFailed)
+                return
+            }
+            state.grabGivesUpAt = givesUp
+            state.nextGrabAttempt = now + 0.02
+            peekState = state
+        case .failed(let reason):
+            warn("the peek closed: \(reason)")
+            closePeek(reason: .grabFailed)
+        }
+    }
+
+    /// An event for the peek's window (the router gives it here).
+    func handlePeekEvent(_ event: XEvent) {
+        guard let window = peekWindow, var state = peekState else { return }
+        switch Int32(event.code) {
+        case XCB_MAP_NOTIFY:
+            window.didMap()
+            tryPeekGrab()
+        case XCB_EXPOSE:
+            if event.withEvent(as: xcb_expose_event_t.self, { $0.count }) == 0 { window.present() }
+        case XCB_MOTION_NOTIFY, XCB_ENTER_NOTIFY:
+            let (px, py) = event.withEvent(as: xcb_motion_notify_event_t.self) { (Int($0.event_x), Int($0.event_y)) }
+            if state.highlight.hover(state.layout.row(atPixelX: px, y: py)) {
+                peekState = state
+                redrawPeek()
+            }
+        case XCB_LEAVE_NOTIFY:
+            if state.highlight.hover(nil) {
+                peekState = state
+                redrawPeek()
+            }
+        case XCB_BUTTON_PRESS:
+            let (detail, px, py) = event.withEvent(as: xcb_button_press_event_t.self) { ($0.detail, Int($0.event_x), Int($0.event_y)) }
+            guard detail <= 3 else { return }  // the wheel scrolls nothing here
+            let inside = px >= 0 && py >= 0 && px < window.frame.width && py < window.frame.height
+            guard inside else { return closePeek(reason: .outside) }
+            state.pressedInside = true
+            peekState = state
+        case XCB_BUTTON_RELEASE:
+            let (detail, px, py) = event.withEvent(as: xcb_button_release_event_t.self) { ($0.detail, Int($0.event_x), Int($0.event_y)) }
+            guard detail <= 3 else { return }
+            guard state.pressedInside || clock.now - state.openedAt >= Self.peekReleaseGrace else { return }
+            guard let row = state.layout.row(atPixelX: px, y: py), state.rows.indices.contains(row), state.rows[row].isActionable else {
+                return
+            }
+            activatePeekRow(row)
+        case XCB_KEY_PRESS:
+            let keycode = event.withEvent(as: xcb_key_press_event_t.self) { $0.detail }
+            guard let press = keyboard?.press(keycode: keycode) else { return }
+            handlePeekKey(press)
+        default:
+            break
+        }
+    }
+
+    private func handlePeekKey(_ press: KeyPress) {
+        guard var state = peekState else { return }
+        switch press.symbol {
+        case KeySymbol.escape, KeySymbol.menu:
+            closePeek(reason: .escape)
+        case KeySymbol.f10 where press.shift:
+            closePeek(reason: .escape)
+        case KeySymbol.down, KeySymbol.tab:
+            state.highlight.move(forward: !(press.symbol == KeySymbol.tab && press.shift))
+        case KeySymbol.up, KeySymbol.leftTab:
+            state.highlight.move(forward: false)
+        case KeySymbol.home:
+            state.highlight.moveToEnd(last: false)
+        case KeySymbol.end:
+            state.highlight.moveToEnd(last: true)
+        case KeySymbol.returnKey, KeySymbol.keypadEnter, KeySymbol.space:
+            if let row = state.highlight.index { activatePeekRow(row) }
+            return
+        case KeySymbol.delete, KeySymbol.keypadDelete:
+            if let row = state.highlight.index, state.rows.indices.contains(row), state.rows[row].isDismissable {
+                onEvent?(.peek(.dismissed(buttonID: state.buttonID, row: row)))
+            }
+            return
+        default:
+            return
+        }
+        guard peekState != nil else { return }
+        peekState = state
+        redrawPeek()
+    }
+
+    private func activatePeekRow(_ row: Int) {
+        guard let state = peekState else { return }
+        onEvent?(.peek(.activated(buttonID: state.buttonID, row: row)))
+        closePeek(reason: .activated)
+    }
+}
+
+/// What an open peek shows and how far it got (the host's, while open).
+struct PeekState {
+    var buttonID: String
+    var rows: [PeekRow]
+    var layout: PeekRenderer.Layout
+    var highlight: PeekHighlight
+    var trigger: PeekTrigger
+    var anchor: PixelRect
+    var isAbove = false
+    /// When it opened (the host's clock): a release soon after a right press opens, not activates.
+    var openedAt: Double
+    /// A press inside since it opened: its release activates.
+    var pressedInside = false
+    /// When to try the grab again (clock), while it is refused; nil once held or not yet mapped.
+    var nextGrabAttempt: Double?
+    /// When to give up on the grab (clock).
+    var grabGivesUpAt: Double?
+}
