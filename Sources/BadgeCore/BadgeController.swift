@@ -340,6 +340,7 @@ public final class BadgeController {
     }
 
     /// "Mail, 3 unread", "Mail, more than 99 unread", "Notifications, new" (dot), "Mail, New" (text), "Mail" (none/hidden),
+    /// with the first two items' titles when the count is made of items ("Mail, 3 unread: Alice, Bob, …"),
     /// then where it comes from and how far it can be trusted ("Mail, 12 unread, from ~/Maildir/INBOX,
     /// not up to date"), in the words of ``strings``.
     /// Text is read in full (not truncated); an empty `accessibilityLabel` leaves just the detail ("3 unread").
@@ -356,6 +357,11 @@ public final class BadgeController {
                 ? strings.moreThan(strings.number(format.effectiveMaximumCount)) : strings.unread(value, strings.number(value))
         case (.text(let shown), let other):
             if case .text(let full) = other { detail = BadgeFormat.cleaned(full) } else { detail = shown }
+        }
+        // What the count is made of, where it helps: "Mail, 3 unread: Alice, Bob, …".
+        if let shown = detail, !storedItems.items.isEmpty {
+            let titles = storedItems.items.prefix(2).map { BadgeFormat.cleaned($0.title) }
+            detail = shown + ": " + titles.joined(separator: ", ") + (storedItems.count > titles.count ? ", …" : "")
         }
         var description = name
         let provenance = withProvenance ? [sourceDescription.map { strings.from(BadgeFormat.cleaned($0)) }, confidenceMark] : []

@@ -74,8 +74,13 @@ import Testing
         #expect(badge.value == .count(5))
         badge.setItems(BadgeItemList([BadgeItem(key: "x", title: "x")]), count: 40)
         #expect(badge.value == .count(40))
+        #expect(badge.accessibilityDescription == "Mail, 40 unread: x")
+        badge.setItems(BadgeItemList([BadgeItem(key: "a", title: "Alice", time: 2), BadgeItem(key: "b", title: "Bob", time: 1),
+                                      BadgeItem(key: "c", title: "Carol", time: 0)]))
+        #expect(badge.accessibilityDescription == "Mail, 3 unread: Alice, Bob, …")
         badge.value = .count(7)
         #expect(!badge.hasItems)
+        #expect(badge.accessibilityDescription == "Mail, 7 unread")
         badge.addItem(BadgeItem(key: "y", title: "y"))
         badge.showDot()
         #expect(!badge.hasItems)

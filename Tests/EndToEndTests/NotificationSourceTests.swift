@@ -63,14 +63,22 @@ struct NotificationSourceTests {
         // A replaced notification is the same notification.
         try Self.run("notify-send", ["-u", "critical", "-r", ids[0], "message 1, again"], bus: bus)
         #expect(!Self.drive(source, timeout: 0.5) { Self.count(source) != 3 }, "a replacement never counts twice")
+        // The items behind the count: one per notification, the replacement in place of the first.
+        #expect(Self.drive(source) { source.reading.items?.item(forKey: ids[0])?.title == "message 1, again" },
+                "\(source.reading.items?.items.map(\.title) ?? [])")
+        #expect(source.reading.items?.items.count == 3 && source.reading.items?.unlisted == 0)
+        #expect(source.reading.items?.item(forKey: ids[1])?.action == .notification(id: UInt32(ids[1]) ?? 0, hasDefaultAction: false))
+        // The peek's action: CloseNotification through the source; dunst's count follows.
+        source.close(notification: UInt32(ids[1]) ?? 0)
+        #expect(Self.drive(source) { Self.count(source) == 2 && source.reading.items?.item(forKey: ids[1]) == nil }, "\(source.reading)")
         try Self.run("dunstctl", ["close"], bus: bus)
-        #expect(Self.drive(source) { Self.count(source) == 2 }, "\(source.reading)")
+        #expect(Self.drive(source) { Self.count(source) == 1 }, "\(source.reading)")
         // Do Not Disturb: dunst holds new notifications back; they still wait for the user.
         try Self.run("dunstctl", ["set-paused", "true"], bus: bus)
         #expect(Self.drive(source) { source.doNotDisturb }, "paused is Do Not Disturb")
         #expect(source.reading.description.contains("do not disturb"))
         try Self.run("notify-send", ["-u", "critical", "while paused"], bus: bus)
-        #expect(Self.drive(source) { Self.count(source) == 3 }, "waiting counts: \(source.reading)")
+        #expect(Self.drive(source) { Self.count(source) == 2 }, "waiting counts: \(source.reading)")
         try Self.run("dunstctl", ["set-paused", "false"], bus: bus)
         #expect(Self.drive(source) { !source.doNotDisturb })
         try Self.run("dunstctl", ["close-all"], bus: bus)
@@ -112,8 +120,11 @@ struct NotificationSourceTests {
         }
         try #require(Self.count(source) == 1, "\(source.reading)")
         let closeFirstExtra = ids.count  // earlier attempts that were not seen stay shown, uncounted
-        ids.append(try Self.run("notify-send", ["-u", "critical", "-p", "second"], bus: bus) ?? "")
+        ids.append(try Self.run("notify-send", ["-u", "critical", "-a", "Chat", "-p", "second", "<b>Alice</b> &amp; Bob\nsee you"], bus: bus) ?? "")
         #expect(Self.drive(source) { Self.count(source) == 2 }, "\(source.reading)")
+        // Its item: the summary, the body without markup on one line, the application.
+        let second = source.reading.items?.item(forKey: ids[closeFirstExtra])
+        #expect(second?.title == "second" && second?.detail == "Alice & Bob see you" && second?.origin == "Chat", "\(String(describing: second))")
         try Self.run("notify-send", ["-u", "critical", "-r", ids[closeFirstExtra], "second, replaced"], bus: bus)
         #expect(!Self.drive(source, timeout: 0.5) { Self.count(source) != 2 }, "a replacement is no new notification")
         try Self.run("gdbus", ["call", "--address", bus.address, "--dest", "org.freedesktop.Notifications",

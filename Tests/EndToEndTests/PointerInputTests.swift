@@ -104,16 +104,16 @@ struct PointerInputTests {
         #expect(s.unconsumedChanges().isEmpty)
     }
 
-    @Test("Right click on mail: 12 → 11")
-    func rightClickDecrements() throws {
+    @Test("Wheel down on mail: 12 → 11 (the right click opens the peek instead: PeekTests)")
+    func wheelDownDecrements() throws {
         let s = try DemoSession("right-click")
         let mail = try s.state().button("mail")
         #expect(mail.text == "12")
         try s.moveAwayAndSync()
         let before = try s.capture()
-        try s.click(MouseButton.right, on: "mail")
+        try s.click(MouseButton.wheelDown, on: "mail")
         let change = try s.nextChange()
-        #expect(change["id"]?.string == "mail" && change["cause"]?.string == "click" && change["text"]?.string == "11")
+        #expect(change["id"]?.string == "mail" && change["cause"]?.string == "wheel" && change["text"]?.string == "11")
         try s.moveAwayAndSync()
         let after = try s.capture()
         let now = try s.state().button("mail")
@@ -126,7 +126,7 @@ struct PointerInputTests {
         #expect(after.differingPixels(from: before, in: bell.button, tolerance: 0) == 0)
     }
 
-    @Test("Right click on a badge at 1 hides it: no badge-red left, state badge null")
+    @Test("Wheel down on a badge at 1 hides it: no badge-red left, state badge null")
     func decrementToZeroHides() throws {
         let s = try DemoSession("hide", arguments: ["--count", "bell=1"])
         let bell = try s.state().button("bell")
@@ -138,9 +138,9 @@ struct PointerInputTests {
         expectPixels(redBefore * 100 >= former.area * 30, "the badge at 1 is not red enough to begin with (\(redBefore)/\(former.area))",
                      images: ["before": before], test: "hide")
 
-        try s.click(MouseButton.right, on: "bell")
+        try s.click(MouseButton.wheelDown, on: "bell")
         let change = try s.nextChange()
-        #expect(change["text"]?.string == "" && change["cause"]?.string == "click")
+        #expect(change["text"]?.string == "" && change["cause"]?.string == "wheel")
         #expect(change["content"]?["kind"]?.string == "none" || change["content"]?["count"]?.int == 0)
         try s.moveAwayAndSync()
         let after = try s.capture()

@@ -72,7 +72,8 @@ struct SourceBindingTests {
         #expect(try state.button("mail").json["source"]?["overriddenBy"] == nil, "\((try? state.button("mail").json).map { "\($0)" } ?? "")")
         // A click on a bound button is its action (a new reading here), never +1 on the source's number.
         try s.click(MouseButton.left, on: "mail")
-        try s.click(MouseButton.right, on: "mail")
+        try s.click(MouseButton.middle, on: "mail")
+        try s.click(MouseButton.wheelUp, on: "mail")
         try s.sync()
         state = try s.state()
         #expect(try state.button("mail").count == 1 && state.button("mail").json["source"]?["overriddenBy"] == nil,

@@ -6,9 +6,10 @@ import BadgeX11
 /// button's application): raise its window, else launch it.
 extension BadgeApplication {
     /// Installs the click handler. A button's configured action comes first (`"count": true` keeps
-    /// the demo's counting); a button bound to a source takes a new reading on a click and ignores
-    /// the other buttons and the wheel, so the pointer never changes a number its source owns;
-    /// the rest count.
+    /// the demo's counting); a button whose count is a producer's items shows them (the peek); a
+    /// button bound to a source takes a new reading on a click and ignores the middle button and
+    /// the wheel, so the pointer never changes a number its source owns; the rest count. The
+    /// right button opens the peek everywhere (the host's ``ToolbarHost/Event/peekRequested(_:_:)``).
     func wireClicks(_ host: ToolbarHost) {
         host.actionHandler = { [weak self] button, _, pointer in
             guard let self else { return false }
@@ -16,6 +17,11 @@ extension BadgeApplication {
                 if action == .count { return false }
                 guard pointer == .primary else { return false }
                 self.perform(action, for: button.id, host: host)
+                return true
+            }
+            if button.badge.hasItems, self.bindings?.ownsCount(of: button.id) != true {
+                // A producer's items make the count: a click shows them instead of counting.
+                if pointer == .primary { self.openPeek(for: button, trigger: .pointer, host: host) }
                 return true
             }
             guard let bindings = self.bindings, bindings.ownsCount(of: button.id) else { return false }

@@ -216,8 +216,16 @@ final class BadgeApplication {
     func wire(_ host: ToolbarHost) {
         host.onEvent = { [weak self] event in self?.hostEvent(event) }
         wireClicks(host)
-        host.keyHandler = { [weak self] press in
-            guard let self, let command = KeyCommand.command(for: press) else { return false }
+        host.keyHandler = { [weak self, weak host] press in
+            guard let self, let host else { return false }
+            // A count made of items is their number: Space and Return show them, the other badge
+            // keys leave it alone (a number typed over items would lie about them).
+            if case .badge(let action)? = ToolbarKeyAction.action(for: press), let focused = host.toolbar.focusedButton,
+               focused.badge.hasItems {
+                if action == .increment { self.openPeek(for: focused, trigger: .keyboard, host: host) }
+                return true
+            }
+            guard let command = KeyCommand.command(for: press) else { return false }
             self.perform(command)
             return true
         }

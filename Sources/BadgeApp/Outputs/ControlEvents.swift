@@ -15,7 +15,13 @@ enum ControlEvents {
         .object([("event", .string("change")), ("id", .string(button.id)), ("cause", .string(cause.rawValue)),
                  ("content", content(button.badge.value, blinking: button.badge.isBlinking)),
                  ("text", .string(shownText(button.badge.label))), ("description", .string(button.badge.accessibilityDescription))]
-                + button.badge.items.jsonFields(limit: itemsShown))
+                + itemFields(button))
+    }
+
+    /// A badge's newest items and how many more, for change and state events; nothing for a badge
+    /// whose count is not made of items (absent means none).
+    static func itemFields(_ button: ToolbarButton) -> [(String, JSONValue)] {
+        button.badge.hasItems ? button.badge.items.jsonFields(limit: itemsShown) : []
     }
 
     /// How many items a change or state event carries per button (newest first; `moreItems` counts
@@ -103,7 +109,7 @@ enum ControlEvents {
                 ("badge", badgeFrame),
                 ("confidence", .string(button.badge.confidence.rawValue)),
                 ("source", buttonSource(button.id)),
-            ] + button.badge.items.jsonFields(limit: itemsShown))
+            ] + itemFields(button))
         }
         let animating = toolbar.animationEndTime.map { $0 > now } ?? false
         return .object([("event", .string("state")), ("buttons", .array(buttons)),

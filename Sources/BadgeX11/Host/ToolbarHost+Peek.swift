@@ -157,13 +157,19 @@ extension ToolbarHost {
             tryPeekGrab()
         case XCB_EXPOSE:
             if event.withEvent(as: xcb_expose_event_t.self, { $0.count }) == 0 { window.present() }
-        case XCB_MOTION_NOTIFY, XCB_ENTER_NOTIFY:
+        case XCB_MOTION_NOTIFY:
+            // While grabbed every motion comes here, also outside: only a pointer over the popup
+            // moves the highlight, so a keyboard open keeps its first row.
             let (px, py) = event.withEvent(as: xcb_motion_notify_event_t.self) { (Int($0.event_x), Int($0.event_y)) }
+            guard px >= 0, py >= 0, px < window.frame.width, py < window.frame.height else { return }
             if state.highlight.hover(state.layout.row(atPixelX: px, y: py)) {
                 peekState = state
                 redrawPeek()
             }
-        case XCB_LEAVE_NOTIFY:
+        case XCB_ENTER_NOTIFY, XCB_LEAVE_NOTIFY:
+            // The grab's own crossing events (mode Grab, Ungrab) are not the pointer moving.
+            let mode = event.withEvent(as: xcb_enter_notify_event_t.self) { $0.mode }
+            guard mode == UInt8(XCB_NOTIFY_MODE_NORMAL.rawValue), Int32(event.code) == XCB_LEAVE_NOTIFY else { return }
             if state.highlight.hover(nil) {
                 peekState = state
                 redrawPeek()
