@@ -30,6 +30,7 @@ let package = Package(
         systemLibrary("CCairo", pkgConfig: "cairo", apt: ["libcairo2-dev"]),
         systemLibrary("CPangoCairo", pkgConfig: nil, apt: ["libpango-1.0-0", "libpangocairo-1.0-0"]),  // dlopen()ed when text is first shaped
         systemLibrary("CRsvg", pkgConfig: nil, apt: ["librsvg2-2"]),  // dlopen()ed on demand
+        systemLibrary("CGMime", pkgConfig: nil, apt: ["libgmime-3.0-0"]),  // dlopen()ed by a Maildir source that lists messages
         systemLibrary("CXKBCommonX11", pkgConfig: "xkbcommon-x11", apt: ["libxkbcommon-x11-dev", "libxcb-xkb-dev"]),
         systemLibrary("CGlibcExtras", pkgConfig: nil, apt: ["libc6-dev"]),
         systemLibrary("CDBus", pkgConfig: "dbus-1", apt: ["libdbus-1-dev"]),  // linked: test harness only
@@ -63,7 +64,7 @@ let package = Package(
         // Where counts come from, without X: Maildir folders (inotify), a command's output, notmuch
         // queries, the notification daemon and other applications' launcher counts (D-Bus, through
         // BadgeIO). Sources are polled through their descriptors and deadlines by any event loop.
-        .target(name: "BadgeSources", dependencies: ["BadgeCore", "BadgeControl", "BadgeIO", "CGlibcExtras"]),
+        .target(name: "BadgeSources", dependencies: ["BadgeCore", "BadgeControl", "BadgeIO", "CGlibcExtras", "CGMime"]),
         // Drawing on any cairo context: badges, icons, toolbar; Pango for text, librsvg for icons.
         .target(
             name: "BadgeDrawing",

@@ -43,4 +43,30 @@ package enum BoundedRead {
         if filled > limit { throw tooLarge }
         return Array(buffer[..<filled])
     }
+
+    /// The first bytes of the regular file at `path`, at most `limit` (a larger file is not an
+    /// error: its start is what is wanted, as for a message's headers).
+    package static func prefix(of path: String, limit: Int) throws(Failure) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        if fd < 0 {
+            let code = errno
+            throw Failure(description: errorText(code), missing: code == ENOENT)
+        }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) != 0 { throw Failure(description: errorText(errno), missing: false) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(description: "is not a regular file", missing: false) }
+        var buffer = [UInt8](repeating: 0, count: max(0, limit))
+        var filled = 0
+        while filled < buffer.count {
+            let got = buffer.withUnsafeMutableBytes { raw in read(fd, raw.baseAddress.map { $0 + filled }, raw.count - filled) }
+            if got == 0 { break }
+            if got > 0 {
+                filled += got
+            } else if errno != EINTR {
+                throw Failure(description: errorText(errno), missing: false)
+            }
+        }
+        return Array(buffer[..<filled])
+    }
 }

@@ -27,6 +27,14 @@ public final class MaildirSource: BadgeSource {
     public let folders: [String]
     /// Whether only `new/` counts.
     public let newOnly: Bool
+    /// What activating a message runs (see ``init(paths:folders:newOnly:description:open:)``).
+    public let open: [String]?
+
+    /// The messages listed as items, newest by delivery first: at most this many headers are read.
+    public static let listedMessages = BadgeItemList.maximumCount
+    private let headers = MailHeaderDecoder()
+    /// Each listed message's item, by its file's path (a flag change renames it: read again).
+    private var itemCache: [String: BadgeItem] = [:]
 
     /// What the source says now.
     public private(set) var reading: SourceReading
@@ -70,10 +78,15 @@ public final class MaildirSource: BadgeSource {
     ///   - folders: folder names inside each path; empty for the path itself or its inbox.
     ///   - newOnly: count `new/` only.
     ///   - description: how to name the source to people; by default the paths (with `~`).
-    public init(paths: [String], folders: [String] = [], newOnly: Bool = false, description: String? = nil) {
+    ///   - open: what activating a message in the peek runs (no shell): the program and its
+    ///     arguments, where `{path}` becomes the message file's path and `{message-id}` its
+    ///     Message-ID (`["neomutt", "-f", "{path}"]`); nil: a message does nothing.
+    public init(paths: [String], folders: [String] = [], newOnly: Bool = false, description: String? = nil,
+                open: [String]? = nil) {
         self.paths = paths
         self.folders = folders
         self.newOnly = newOnly
+        self.open = open
         var shown = paths.map { FilePaths.abbreviatingHome(FilePaths.trimmingSlashes(FilePaths.expandingTilde($0))) }.joined(separator: ", ")
         if !folders.isEmpty { shown += " (" + folders.joined(separator: ", ") + ")" }
         if newOnly { shown += ", new only" }
@@ -214,6 +227,7 @@ public final class MaildirSource: BadgeSource {
         if !present.isEmpty {
             next.content = .count(present.reduce(0) { $0 + $1.count(newOnly: newOnly) })
         }
+        if !present.isEmpty { next.items = listedItems(present) }
         next.error = problems.isEmpty ? nil : problems.joined(separator: "; ")
         next.isStale = !problems.isEmpty
         if next.content != reading.content || (reading.isStale && !next.isStale) || (next.updated == nil && !present.isEmpty) {
@@ -222,5 +236,81 @@ public final class MaildirSource: BadgeSource {
         guard next != reading else { return }
         reading = next
         onChange?(next)
+    }
+
+    /// The newest unread messages as items (From, Subject, Date of each; headers read once per
+    /// file), the rest counted as unlisted.
+    private func listedItems(_ folders: [MaildirFolderCount]) -> BadgeItemList {
+        var unread: [(path: String, name: String, folder: String, delivered: Double)] = []
+        for folder in folders {
+            let named = FilePaths.split(FilePaths.trimmingSlashes(folder.path)).name
+            let origin = named.hasPrefix(".") ? String(named.dropFirst()) : named
+            for name in folder.unreadNew { unread.append((folder.path + "/new/" + name, name, origin, Self.deliveryTime(name))) }
+            if !newOnly {
+                for name in folder.unreadCur { unread.append((folder.path + "/cur/" + name, name, origin, Self.deliveryTime(name))) }
+            }
+        }
+        unread.sort { $0.delivered != $1.delivered ? $0.delivered > $1.delivered : $0.name > $1.name }
+        var items: [BadgeItem] = []
+        var kept: [String: BadgeItem] = [:]
+        for message in unread.prefix(Self.listedMessages) {
+            let item = itemCache[message.path] ?? makeItem(path: message.path, name: message.name, folder: message.folder,
+                                                            delivered: message.delivered)
+            kept[message.path] = item
+            items.append(item)
+        }
+        itemCache = kept
+        return BadgeItemList(items, unlisted: unread.count - items.count)
+    }
+
+    private func makeItem(path: String, name: String, folder: String, delivered: Double) -> BadgeItem {
+        let summary = (try? headers.summary(ofFile: path).get()) ?? MailSummary()
+        let key = String(name.split(separator: ":", maxSplits: 1).first ?? Substring(name))
+        let action = open.map { words in
+            BadgeItemAction.run(words.map {
+                $0.replacingAll("{path}", with: path).replacingAll("{message-id}", with: summary.messageID ?? "")
+            })
+        }
+        return BadgeItem(key: key, title: summary.from ?? "(unknown sender)", detail: summary.subject ?? "(no subject)",
+                         time: summary.date ?? (delivered > 0 ? delivered : nil), origin: folder, iconName: "mail", action: action,
+                         accessibleDescription: nil)
+    }
+
+    /// The delivery time a Maildir file name starts with (`1767225600.M…`), or 0.
+    static func deliveryTime(_ name: String) -> Double {
+        Double(name.prefix { $0.isASCII && $0.isNumber }) ?? 0
+    }
+}
+
+extension String {
+    /// The string with every `target` replaced by `replacement`.
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty, contains(target) else { return self }
+        return components(separatedByString: target).joined(separator: replacement)
+    }
+
+    private func components(separatedByString separator: String) -> [String] {
+        var parts: [String] = []
+        var rest = Substring(self)
+        while let range = rest.range(ofText: separator) {
+            parts.append(String(rest[..<range.lowerBound]))
+            rest = rest[range.upperBound...]
+        }
+        parts.append(String(rest))
+        return parts
+    }
+}
+
+extension Substring {
+    /// The first range of `text`, without Foundation.
+    fileprivate func range(ofText text: String) -> Range<Substring.Index>? {
+        var index = startIndex
+        while index < endIndex {
+            if self[index...].hasPrefix(text) {
+                return index..<(self.index(index, offsetBy: text.count, limitedBy: endIndex) ?? endIndex)
+            }
+            index = self.index(after: index)
+        }
+        return nil
     }
 }

@@ -1,3 +1,4 @@
+import BadgeControl
 import BadgeCore
 import BadgeIO
 import CGlibcExtras
@@ -13,12 +14,21 @@ import CGlibcExtras
 /// idle, it causes no wakeups. Without a `databasePath` it asks `notmuch config get database.path`
 /// first. A database that does not exist yet is waited for (its parent folder is watched).
 ///
+/// After each count, `notmuch search --format=json --limit=200` lists the matching threads as the
+/// reading's items (authors, subject, date; newest first), keyed by thread id; ``open`` is what
+/// activating one runs. The count stays the messages' count.
+///
 /// Not Sendable: create and use it on the loop's thread.
 public final class NotmuchSource: BadgeSource {
     /// The query (notmuch's search syntax: `tag:unread and not tag:spam`).
     public let query: String
     /// Seconds to wait after the last change of the database before counting.
     public let debounce: Double
+    /// What activating a thread runs (no shell; `{thread}` becomes its id), or nil.
+    public let open: [String]?
+    private var search: ChildRun?
+    private var searchAgain = false
+    private var threads: BadgeItemList?
 
     /// What the source says now.
     public private(set) var reading: SourceReading
@@ -53,9 +63,11 @@ public final class NotmuchSource: BadgeSource {
     ///   - timeout: seconds a notmuch run may take.
     ///   - environment: variables for notmuch on top of this process's (`NOTMUCH_CONFIG`,
     ///     `NOTMUCH_PROFILE`); also used to find the database.
+    ///   - open: what activating a listed thread runs (`{thread}` is replaced), or nil.
     public init(query: String, databasePath: String? = nil, program: String = "notmuch", debounce: Double = 0.1,
-                timeout: Double = 10, environment: [String: String] = [:]) {
+                timeout: Double = 10, environment: [String: String] = [:], open: [String]? = nil) {
         self.query = query
+        self.open = open
         self.databasePath = databasePath
         self.program = program
         self.debounce = max(0, debounce)
@@ -64,7 +76,10 @@ public final class NotmuchSource: BadgeSource {
         counter = CommandSource(arguments: [program, "count", "--", query], timeout: timeout, environment: environment,
                                 description: "notmuch count \(query)")
         reading = SourceReading(description: "notmuch count \(query)")
-        counter.onChange = { [weak self] _ in self?.publish() }
+        counter.onChange = { [weak self] _ in
+            self?.searchThreads()
+            self?.publish()
+        }
     }
 
     /// The Xapian folder watched, once known and present.
@@ -72,7 +87,7 @@ public final class NotmuchSource: BadgeSource {
 
     /// The inotify descriptor and those of a notmuch run in progress.
     public var descriptors: [Int32] {
-        var result = counter.descriptors + (lookup?.descriptors ?? [])
+        var result = counter.descriptors + (lookup?.descriptors ?? []) + (search?.descriptors ?? [])
         if let fd = inotify?.descriptor, fd >= 0 { result.append(fd) }
         return result
     }
@@ -80,7 +95,7 @@ public final class NotmuchSource: BadgeSource {
     /// Seconds until a debounced count or a run's time limit; nil when idle.
     public var timeUntilDue: Double? {
         let debounced = countAt.map { $0 - SystemTime.monotonic }
-        return [counter.timeUntilDue, lookup?.timeUntilDue, debounced].compactMap { $0 }.min()
+        return [counter.timeUntilDue, lookup?.timeUntilDue, search?.timeUntilDue, debounced].compactMap { $0 }.min()
     }
 
     /// Counts, and watches the database (asking notmuch where it is first, if needed).
@@ -105,6 +120,9 @@ public final class NotmuchSource: BadgeSource {
         } else if let lookup, lookup.descriptors.contains(descriptor) {
             lookup.handle(readable: descriptor)
             finishLookupIfDone()
+        } else if let search, search.descriptors.contains(descriptor) {
+            search.handle(readable: descriptor)
+            finishSearchIfDone()
         } else {
             counter.handle(readable: descriptor)
         }
@@ -117,6 +135,10 @@ public final class NotmuchSource: BadgeSource {
             finishLookupIfDone()
         }
         if let due = counter.timeUntilDue, due <= 0 { counter.handleDeadline() }
+        if let search, let due = search.timeUntilDue, due <= 0 {
+            search.handleDeadline()
+            finishSearchIfDone()
+        }
         if let countAt, countAt <= SystemTime.monotonic {
             self.countAt = nil
             counter.refresh()
@@ -135,6 +157,8 @@ public final class NotmuchSource: BadgeSource {
     public func stop() {
         counter.stop()
         lookup = nil
+        search?.cancel()
+        search = nil
         inotify?.close()
         inotify = nil
         xapianWatch = nil
@@ -218,8 +242,47 @@ public final class NotmuchSource: BadgeSource {
         if changed { countAt = SystemTime.monotonic + debounce }
     }
 
+    /// Lists the threads after a count (again once the run in progress ends).
+    private func searchThreads() {
+        guard counter.reading.content != nil, !counter.reading.isStale else { return }
+        if search != nil {
+            searchAgain = true
+            return
+        }
+        search = ChildRun(arguments: [program, "search", "--format=json", "--limit=\(BadgeItemList.maximumCount)", "--", query],
+                          environment: environment, timeLimit: timeout, outputLimit: 4 * 1024 * 1024)
+        finishSearchIfDone()
+    }
+
+    private func finishSearchIfDone() {
+        guard let outcome = search?.outcome else { return }
+        search = nil
+        // A failed listing keeps the count; the threads stay as they were.
+        if outcome.succeeded, let list = try? Self.threads(fromJSON: outcome.output, open: open) { threads = list }
+        if searchAgain {
+            searchAgain = false
+            searchThreads()
+        }
+        publish()
+    }
+
+    /// The threads of `notmuch search --format=json` as items: authors, subject, date.
+    package static func threads(fromJSON bytes: [UInt8], open: [String]?) throws -> BadgeItemList {
+        guard case .array(let entries) = try JSONValue.parse(bytes) else { return BadgeItemList() }
+        var items: [BadgeItem] = []
+        for entry in entries {
+            guard let thread = entry["thread"]?.string else { continue }
+            let action = open.map { words in BadgeItemAction.run(words.map { $0.replacingAll("{thread}", with: thread) }) }
+            items.append(BadgeItem(key: thread, title: entry["authors"]?.string ?? "(unknown)",
+                                   detail: entry["subject"]?.string, time: entry["timestamp"]?.double, origin: "notmuch",
+                                   iconName: "mail", action: action))
+        }
+        return BadgeItemList(items)
+    }
+
     private func publish() {
         var next = counter.reading
+        next.items = next.content == nil ? nil : threads
         next.description = reading.description
         if let watchProblem {
             next.error = [next.error, watchProblem].compactMap { $0 }.joined(separator: "; ")

@@ -5,16 +5,19 @@ import BadgeSources
 /// Where a button's count comes from (`"source"` in the config file), and what a click on it does
 /// (`"click"`):
 ///
-///     {"id": "mail", "source": {"maildir": "~/Maildir", "folders": ["INBOX"], "newOnly": false}}
+///     {"id": "mail", "source": {"maildir": "~/Maildir", "folders": ["INBOX"], "newOnly": false,
+///                               "open": ["neomutt", "-f", "{path}"]}}
 ///     {"id": "bell", "source": {"notifications": true}}      // or {"notifications": {"apps": ["thunderbird"]}}
 ///     {"id": "chat", "source": {"launcher": "org.telegram.desktop"}}
-///     {"id": "tag",  "source": {"notmuch": "tag:unread and tag:inbox"}}
+///     {"id": "tag",  "source": {"notmuch": "tag:unread and tag:inbox", "open": ["alot", "search", "thread:{thread}"]}}
 ///     {"id": "ci",   "source": {"command": ["ci-status", "--count"], "interval": 60, "timeout": 10}}
 ///
 /// A command given as one string runs through `/bin/sh -c`. `~/` starts paths in the home folder.
+/// `"open"` is what activating a listed message (or thread) in the peek runs, without a shell:
+/// `{path}` and `{message-id}` (Maildir) or `{thread}` (notmuch) are replaced.
 enum SourceConfig: Sendable, Equatable {
-    case maildir(paths: [String], folders: [String], newOnly: Bool)
-    case notmuch(query: String)
+    case maildir(paths: [String], folders: [String], newOnly: Bool, open: [String]? = nil)
+    case notmuch(query: String, open: [String]? = nil)
     case notifications(applications: [String])
     case launcher(desktopID: String)
     case command(arguments: [String], interval: Double?, timeout: Double)
@@ -60,10 +63,10 @@ enum SourceConfig: Sendable, Equatable {
         case "maildir":
             guard let paths = try strings("maildir"), !paths.isEmpty, paths.count <= 64 else { throw fail("\(at).maildir", "expected 1 to 64 paths") }
             return .maildir(paths: paths, folders: try strings("folders") ?? [],
-                            newOnly: try fields.bool(value["newOnly"], "\(at).newOnly") ?? false)
+                            newOnly: try fields.bool(value["newOnly"], "\(at).newOnly") ?? false, open: try strings("open"))
         case "notmuch":
             guard let query = try fields.string(value["notmuch"], "\(at).notmuch"), !query.isEmpty else { throw fail("\(at).notmuch", "expected a query") }
-            return .notmuch(query: query)
+            return .notmuch(query: query, open: try strings("open"))
         case "notifications":
             if case .bool(let on)? = value["notifications"] {
                 guard on else { throw fail("\(at).notifications", "true, or an object with \"apps\"") }

@@ -17,7 +17,7 @@ extension ToolbarConfig {
             "style": .object(["background": .anything, "textColor": .anything, "fontSize": .anything,
                               "maximumCount": .anything, "maximumTextLength": .anything]),
             "source": .object([
-                "maildir": .anything, "folders": .anything, "newOnly": .anything,
+                "maildir": .anything, "folders": .anything, "newOnly": .anything, "open": .anything,
                 "notmuch": .anything,
                 "notifications": .object(["apps": .anything]),
                 "launcher": .anything,

@@ -89,10 +89,10 @@ final class SourceBindings {
     static func makeSource(_ config: SourceConfig, sessionBus: BusConnection?) -> Result<any BadgeSource, SourceSetupError> {
         let address = Environment.value("DBUS_SESSION_BUS_ADDRESS")
         switch config {
-        case .maildir(let paths, let folders, let newOnly):
-            return .success(MaildirSource(paths: paths, folders: folders, newOnly: newOnly))
-        case .notmuch(let query):
-            return .success(NotmuchSource(query: query))
+        case .maildir(let paths, let folders, let newOnly, let open):
+            return .success(MaildirSource(paths: paths, folders: folders, newOnly: newOnly, open: open))
+        case .notmuch(let query, let open):
+            return .success(NotmuchSource(query: query, open: open))
         case .command(let arguments, let interval, let timeout):
             return .success(CommandSource(arguments: arguments, interval: interval, timeout: timeout))
         case .notifications(let applications):
