@@ -33,7 +33,8 @@ import Testing
         try python(MaildirScript.deliver, inbox, "3")
 
         // Started before the database exists: notmuch fails, the source waits for the database.
-        let source = NotmuchSource(query: "tag:unread", program: notmuch, environment: environment)
+        let source = NotmuchSource(query: "tag:unread", program: notmuch, environment: environment,
+                                   open: ["alot", "search", "thread:{thread}"])
         let maildir = MaildirSource(path: inbox)
         var changes: [SourceReading] = []
         source.onChange = { changes.append($0) }
@@ -61,6 +62,13 @@ import Testing
         try python(MaildirScript.deliver, inbox, "2")
         try runToEnd([notmuch, "new", "--quiet"], environment: environment)
         #expect(loop.run(atMost: 10) { source.reading.content == .count(4) && maildir.reading.content == .count(4) })
+        // The threads behind the count, from `notmuch search --format=json`: one per message here
+        // (authors, subject), keyed by thread id, with the config's open command.
+        #expect(loop.run(atMost: 10) { source.reading.items?.items.count == 4 }, "\(String(describing: source.reading.items))")
+        let thread = source.reading.items?.items.first
+        #expect(thread?.title == "a@example.org" && thread?.detail?.hasPrefix("test ") == true && thread?.origin == "notmuch",
+                "\(String(describing: thread))")
+        #expect(thread?.action == .run(["alot", "search", "thread:" + (thread?.key ?? "")]))
 
         // Settled: no deadline, and a second without a single wakeup.
         #expect(loop.run(atMost: 5) { loop.timeUntilDue == nil })
