@@ -26,7 +26,7 @@ import Testing
         #expect(menu.rows.count == 13)
         #expect(menu.rows.first?.title == "item 19" && menu.rows.first?.trailing == "3 min ago")
         #expect(menu.rows.last?.title == "and 13 more" && menu.rows.last?.isActionable == false)
-        #expect(menu.entry(at: 0) == .item("19") && menu.entry(at: 12) == .note && menu.entry(at: 99) == .note)
+        #expect(menu.entry(at: 0) == .item(button: "mail", key: "19") && menu.entry(at: 12) == .note && menu.entry(at: 99) == .note)
     }
 
     @Test("Only unlisted: \"4 earlier\"; a count set by hand: its provenance, then +1, −1, Clear; a source's: Read again")
@@ -38,9 +38,25 @@ import Testing
         let menu = PeekMenu.make(for: hand, explanation: "set by hand (no source)", ownsCount: false, now: 0)
         #expect(menu.rows.map(\.title) == ["Mail, 12 unread", "+1", "−1", "Clear"])
         #expect(menu.rows[0].detail == "set by hand (no source)" && !menu.rows[0].isActionable)
-        #expect(menu.entries == [.note, .edit(.increment), .edit(.decrement), .edit(.clear)])
+        #expect(menu.entries == [.note, .edit(button: "mail", .increment), .edit(button: "mail", .decrement), .edit(button: "mail", .clear)])
         let sourced = PeekMenu.make(for: hand, explanation: "from ~/Maildir, 2 s ago", ownsCount: true, now: 0)
-        #expect(sourced.entries == [.note, .refresh])
+        #expect(sourced.entries == [.note, .refresh(button: "mail")])
+    }
+
+    @Test("The tray's peek: each button shown with its value, then its items, 12 items at most in all")
+    func total() {
+        let bell = Self.button("bell", content: .count(3))
+        let mail = Self.button("mail")
+        var list = BadgeItemList()
+        for index in 0..<15 { list.insert(BadgeItem(key: "\(index)", title: "m\(index)", time: Double(index), action: .producer)) }
+        mail.badge.setItems(list)
+        let hidden = Self.button("chat", content: .none)
+        let menu = PeekMenu.total(of: [bell, mail, hidden], now: 100)
+        #expect(menu.buttonID == "tray")
+        #expect(menu.rows.map(\.title).prefix(3) == ["Mail, 3 unread", "Mail, 15 unread: m14, m13, …", "m14"])
+        #expect(menu.rows.count == 2 + 12 + 1 && menu.rows.last?.title == "and 3 more")
+        #expect(menu.entry(at: 2) == .item(button: "mail", key: "14"))
+        #expect(PeekMenu.total(of: [hidden], now: 0).rows.map(\.title) == ["Nothing here"])
     }
 
     @Test("The highlight skips notes and wraps; hovering a note clears it")

@@ -22,6 +22,18 @@ extension BadgeApplication {
         }
     }
 
+    /// Opens the tray's peek of every button at `anchor` (the tray icon, root pixels).
+    func openTotalPeek(at anchor: PixelRect, host: ToolbarHost) {
+        let menu = PeekMenu.total(of: toolbar.buttons, now: SystemTime.realtime)
+        do {
+            try host.openPeek(anchoredAt: anchor, id: menu.buttonID, rows: menu.rows, trigger: .pointer)
+            openPeekMenu = menu
+        } catch {
+            StandardError.write("badge-demo: the tray: cannot open the peek: \(error)")
+            control?.emitError("the tray: cannot open the peek: \(error)")
+        }
+    }
+
     /// The peek's rows for `button` as it is now.
     func peekMenu(for button: ToolbarButton) -> PeekMenu {
         let explanation = bindings?.explanation(of: button.id) ?? originWords(of: button.id)
@@ -39,28 +51,31 @@ extension BadgeApplication {
             publish(.object([("event", .string("peek")), ("action", .string("closed")), ("id", .string(id)),
                              ("reason", .string(reason.rawValue))]))
         case .activated(let id, let row):
-            guard let menu = openPeekMenu, menu.buttonID == id, let button = toolbar.button(id: id) else { return }
+            guard let menu = openPeekMenu, menu.buttonID == id else { return }
             publish(.object([("event", .string("peek")), ("action", .string("activated")), ("id", .string(id)), ("row", .int(row))]))
-            activate(menu.entry(at: row), of: button, host: host)
+            activate(menu.entry(at: row), host: host)
         case .dismissed(let id, let row):
-            guard let menu = openPeekMenu, menu.buttonID == id, let button = toolbar.button(id: id),
-                  case .item(let key) = menu.entry(at: row), let item = button.badge.items.item(forKey: key) else { return }
+            guard let menu = openPeekMenu, menu.buttonID == id, case .item(let buttonID, let key) = menu.entry(at: row),
+                  let button = toolbar.button(id: buttonID), let item = button.badge.items.item(forKey: key) else { return }
             publish(.object([("event", .string("peek")), ("action", .string("dismissed")), ("id", .string(id)), ("row", .int(row)),
                              ("key", .string(key))]))
             dismiss(item, of: button, host: host)
         }
     }
 
-    private func activate(_ entry: PeekMenu.Entry, of button: ToolbarButton, host: ToolbarHost) {
+    private func activate(_ entry: PeekMenu.Entry, host: ToolbarHost) {
         switch entry {
         case .note:
             break
-        case .edit(let action):
+        case .edit(let id, let action):
+            guard let button = toolbar.button(id: id) else { return }
             host.change(button, cause: .click) { action.apply(to: $0) }
-        case .refresh:
-            _ = bindings?.refresh(button.id)
-        case .item(let key):
-            guard let item = button.badge.items.item(forKey: key), let action = item.action else { return }
+        case .refresh(let id):
+            _ = bindings?.refresh(id)
+        case .item(let id, let key):
+            guard let button = toolbar.button(id: id), let item = button.badge.items.item(forKey: key), let action = item.action else {
+                return
+            }
             switch action {
             case .run(let arguments):
                 perform(.run(arguments: arguments), for: button.id, host: host)

@@ -7,17 +7,17 @@ import BadgeCore
 struct PeekMenu: Equatable {
     /// What a row stands for.
     enum Entry: Equatable {
-        /// The item with this key.
-        case item(String)
+        /// The item with this key, of the button with this id.
+        case item(button: String, key: String)
         /// An edit of a count set by hand.
-        case edit(BadgeAction)
-        /// Read the source again.
-        case refresh
+        case edit(button: String, BadgeAction)
+        /// Read the button's source again.
+        case refresh(button: String)
         /// Words only.
         case note
     }
 
-    /// The button it is for.
+    /// The id the peek reports: its button's, or ``totalID`` for the tray's peek of every button.
     var buttonID: String
     /// The rows, in order.
     var rows: [PeekRow]
@@ -34,21 +34,48 @@ struct PeekMenu: Equatable {
         let badge = button.badge
         if badge.hasItems {
             let rows = PeekRow.rows(for: badge.items, now: now, limit: itemLimit, strings: strings)
-            let listed = badge.items.items.prefix(itemLimit).map { Entry.item($0.key) }
+            let listed = badge.items.items.prefix(itemLimit).map { Entry.item(button: button.id, key: $0.key) }
             return PeekMenu(buttonID: button.id, rows: rows, entries: listed + Array(repeating: .note, count: rows.count - listed.count))
         }
         var rows = [PeekRow(title: badge.valueDescription, detail: explanation, isActionable: false)]
         var entries: [Entry] = [.note]
         if ownsCount {
             rows.append(PeekRow(title: "Read again"))
-            entries.append(.refresh)
+            entries.append(.refresh(button: button.id))
         } else {
             for (title, action) in [("+1", BadgeAction.increment), ("−1", .decrement), ("Clear", .clear)] {
                 rows.append(PeekRow(title: title, spokenDescription: title == "−1" ? "minus 1" : title == "+1" ? "plus 1" : title))
-                entries.append(.edit(action))
+                entries.append(.edit(button: button.id, action))
             }
         }
         return PeekMenu(buttonID: button.id, rows: rows, entries: entries)
+    }
+
+    /// The id the tray's peek of every button reports.
+    static let totalID = "tray"
+
+    /// The tray's peek: every button with something to show, its value as a heading, then its
+    /// newest items, at most ``itemLimit`` items in all ("and N more" under each button cut short).
+    static func total(of buttons: [ToolbarButton], now: Double, strings: PeekStrings = .english) -> PeekMenu {
+        var rows: [PeekRow] = []
+        var entries: [Entry] = []
+        var budget = itemLimit
+        for button in buttons where button.badge.label != .hidden {
+            rows.append(PeekRow(title: button.badge.valueDescription, isActionable: false))
+            entries.append(.note)
+            guard button.badge.hasItems else { continue }
+            let shown = min(budget, button.badge.items.items.count)
+            let itemRows = PeekRow.rows(for: button.badge.items, now: now, limit: shown, strings: strings)
+            rows += itemRows
+            entries += button.badge.items.items.prefix(shown).map { Entry.item(button: button.id, key: $0.key) }
+            entries += Array(repeating: .note, count: itemRows.count - shown)
+            budget -= shown
+        }
+        if rows.isEmpty {
+            rows = [PeekRow(title: strings.empty(), isActionable: false)]
+            entries = [.note]
+        }
+        return PeekMenu(buttonID: totalID, rows: rows, entries: entries)
     }
 
     /// What row `index` stands for (a note when out of range).

@@ -3,7 +3,8 @@ import BadgeX11
 
 /// The tray icon (issue 22): the shell's ``TrayIcon`` with the toolbar's total, on by default when
 /// a tray or a StatusNotifierItem watcher is there (`--no-tray` turns it off). A click shows or
-/// hides the window.
+/// hides the window; a right click (or the StatusNotifierItem host's `ContextMenu`) opens the
+/// peek of every button's count.
 extension BadgeApplication {
     /// Starts the tray icon after the first frame; it observes the board (the total, urgency and theme).
     func startTray(_ host: ToolbarHost) {
@@ -19,6 +20,10 @@ extension BadgeApplication {
         tray.onActivate = { [weak self, weak host] in
             guard let self, let host else { return }
             self.toggleWindow(host)
+        }
+        tray.onContextMenu = { [weak self, weak host] anchor in
+            guard let self, let host else { return }
+            self.openTotalPeek(at: anchor, host: host)
         }
         tray.onChange = { [weak self, weak tray] in
             guard let self, let tray else { return }

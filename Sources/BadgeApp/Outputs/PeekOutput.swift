@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeIO
 import BadgeX11
 
 /// Keeps an open peek's rows in step with its badge: a change of the button's items or value
@@ -11,8 +12,9 @@ final class PeekOutput: BoardOutput {
     func board(_ board: Board, didChange change: Board.Change) {
         guard let application, let host = application.host, let open = application.openPeekMenu else { return }
         switch change {
-        case .badge(let button, _) where button.id == open.buttonID:
-            let menu = application.peekMenu(for: button)
+        case .badge(let button, _) where button.id == open.buttonID || open.buttonID == PeekMenu.totalID:
+            let menu = open.buttonID == PeekMenu.totalID
+                ? PeekMenu.total(of: host.toolbar.buttons, now: SystemTime.realtime) : application.peekMenu(for: button)
             guard menu != open else { return }
             application.openPeekMenu = menu
             host.updatePeek(rows: menu.rows)

@@ -53,6 +53,8 @@ package final class StatusNotifierItem {
     package var pixmaps: (() -> [(side: Int, argb: [UInt8])])?
     /// Called with the screen point of an `Activate` (a click) or `SecondaryActivate` (a middle click).
     package var onActivate: ((_ primary: Bool) -> Void)?
+    /// Called with the screen point of a `ContextMenu(x, y)` (the host's right click).
+    package var onContextMenu: ((_ x: Int, _ y: Int) -> Void)?
     /// Called when the item becomes or stops being registered with a watcher.
     package var onRegistrationChange: (() -> Void)?
 
@@ -204,6 +206,9 @@ package final class StatusNotifierItem {
         switch request.member {
         case "Activate": onActivate?(true)
         case "SecondaryActivate": onActivate?(false)
+        case "ContextMenu":
+            let point = (request.arguments[0].integerValue ?? 0, request.arguments[1].integerValue ?? 0)
+            onContextMenu?(Int(clamping: point.0), Int(clamping: point.1))
         default: break
         }
         return .success([])

@@ -61,7 +61,7 @@ extension ToolbarHost {
         case XCB_UNMAP_NOTIFY:
             mapped = false
             tooltips?.hide(suppress: false, owner: tooltipOwner)
-            closePeek(reason: .hidden)
+            toolbarHidden()
         case XCB_FOCUS_IN:
             let detail = event.withEvent(as: xcb_focus_in_event_t.self) { $0.detail }
             // NotifyPointer: the focus is on the root and follows the pointer; not ours.
@@ -98,7 +98,7 @@ extension ToolbarHost {
             tooltips?.hide(suppress: true, owner: tooltipOwner)
             toolbar.setFocusVisible(false)  // pointer use hides the ring, as :focus-visible does
             // A press on the toolbar while a peek waits for its grab closes it, as one outside does.
-            if peekState != nil { closePeek(reason: .outside) }
+            if peekState != nil, peekWindow?.isGrabbed != true { closePeek(reason: .outside) }
             // The right button asks for the peek on the press, as GTK's and Qt's context menus open.
             if Self.pointerButton(detail) == .secondary {
                 if let button = toolbar.button(at: point) { onEvent?(.peekRequested(button, .pointer)) }

@@ -40,10 +40,25 @@ extension ToolbarHost {
     /// trigger the first actionable row is highlighted. Throws when the window cannot be made
     /// or drawn; nothing is open then.
     public func openPeek(for button: ToolbarButton, rows: [PeekRow], trigger: PeekTrigger) throws(X11Error) {
-        if peekState != nil { closePeek(reason: .hidden) }
         guard isAttached, mapped, toolbar.buttons.contains(where: { $0 === button }) else {
             throw .unavailable("the peek", reason: "the toolbar is not on screen")
         }
+        let origin = rootOrigin() ?? (x: 0, y: 0)
+        let buttonFrame = button.frame.pixels(scale: toolbar.scale, rounding: .nearest)
+        let anchor = PixelRect(x: origin.x + buttonFrame.x, y: origin.y + buttonFrame.y, width: buttonFrame.width, height: buttonFrame.height)
+        try openPeek(anchor: anchor, id: button.id, rows: rows, trigger: trigger, onToolbar: true)
+    }
+
+    /// Opens a peek of `rows` next to `anchor` (root pixels: a tray icon, a point a
+    /// StatusNotifierItem host named), reported with `id`; it stays open while the toolbar's
+    /// window is hidden. Throws when the window cannot be made or drawn.
+    public func openPeek(anchoredAt anchor: PixelRect, id: String, rows: [PeekRow], trigger: PeekTrigger) throws(X11Error) {
+        guard isAttached else { throw .unavailable("the peek", reason: "the toolbar's window is gone") }
+        try openPeek(anchor: anchor, id: id, rows: rows, trigger: trigger, onToolbar: false)
+    }
+
+    private func openPeek(anchor: PixelRect, id: String, rows: [PeekRow], trigger: PeekTrigger, onToolbar: Bool) throws(X11Error) {
+        if peekState != nil { closePeek(reason: .hidden) }
         let window: PeekWindow
         if let made = peekWindow {
             window = made
@@ -52,14 +67,11 @@ extension ToolbarHost {
             peekWindow = window
         }
         tooltips?.hide(suppress: true, owner: tooltipOwner)
-        let origin = rootOrigin() ?? (x: 0, y: 0)
-        let buttonFrame = button.frame.pixels(scale: toolbar.scale, rounding: .nearest)
-        let anchor = PixelRect(x: origin.x + buttonFrame.x, y: origin.y + buttonFrame.y, width: buttonFrame.width, height: buttonFrame.height)
         let layout = PeekRenderer(text: renderer.text).layout(rows, scale: toolbar.scale)
         let area = window.workArea(for: anchor, monitors: session.sharedMonitors()?.layout ?? .none)
         let frame = PeekPlacement.frame(size: layout.pixelSize, anchor: anchor, workArea: area, direction: toolbar.direction)
-        var state = PeekState(buttonID: button.id, rows: rows, layout: layout, highlight: PeekHighlight(rows: rows, first: trigger == .keyboard),
-                              trigger: trigger, anchor: anchor, openedAt: clock.now)
+        var state = PeekState(buttonID: id, rows: rows, layout: layout, highlight: PeekHighlight(rows: rows, first: trigger == .keyboard),
+                              trigger: trigger, anchor: anchor, onToolbar: onToolbar, openedAt: clock.now)
         state.isAbove = frame.maxY <= anchor.y
         let image = try peekImage(state)
         peekState = state
@@ -89,6 +101,11 @@ extension ToolbarHost {
 
     /// Closes the open peek (reason `program`).
     public func closePeek() { closePeek(reason: .program) }
+
+    /// The toolbar's window was hidden: a peek anchored to one of its buttons closes.
+    func toolbarHidden() {
+        if peekState?.onToolbar == true { closePeek(reason: .hidden) }
+    }
 
     func closePeek(reason: PeekCloseReason) {
         guard let state = peekState else { return }
@@ -244,6 +261,8 @@ struct PeekState {
     var highlight: PeekHighlight
     var trigger: PeekTrigger
     var anchor: PixelRect
+    /// Anchored to a toolbar button: hiding the toolbar closes it.
+    var onToolbar: Bool
     var isAbove = false
     /// When it opened (the host's clock): a release soon after a right press opens, not activates.
     var openedAt: Double

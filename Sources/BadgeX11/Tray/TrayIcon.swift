@@ -33,6 +33,10 @@ public final class TrayIcon {
 
     /// Called when the user activates the icon (a click): show or hide the window.
     public var onActivate: (() -> Void)?
+    /// Called with where to open a menu (root pixels): a right click on the XEmbed icon (its
+    /// rectangle), or the StatusNotifierItem host's `ContextMenu(x, y)` (that point). Open the
+    /// peek there (``ToolbarHost/openPeek(anchoredAt:id:rows:trigger:)``).
+    public var onContextMenu: ((PixelRect) -> Void)?
     /// Called when ``kind`` or ``size`` changes.
     public var onChange: (() -> Void)?
     /// The colours of the icon under the badge (the foreground of `theme`): follow the desktop's
@@ -77,7 +81,13 @@ public final class TrayIcon {
         xembed.draw = { [weak self] width, height, transparent, backdrop in
             self?.image(width: width, height: height, transparent: transparent, backdrop: backdrop)
         }
-        xembed.onPress = { [weak self] button in if button == 1 { self?.onActivate?() } }
+        xembed.onPress = { [weak self] button in
+            guard let self else { return }
+            if button == 1 { self.onActivate?() }
+            if button == 3, let icon = self.xembed.icon, let origin = Self.rootOrigin(of: icon.window, connection: host.connection) {
+                self.onContextMenu?(PixelRect(x: origin.0, y: origin.1, width: icon.width, height: icon.height))
+            }
+        }
         xembed.onHover = { [weak self] inside in self?.hover(inside) }
         xembed.onChange = { [weak self] in self?.reportChange() }
         host.session.whenBusesStarted { [weak self] bus in self?.startItem(on: bus, id: itemID, title: itemTitle) }
@@ -224,6 +234,7 @@ public final class TrayIcon {
         item.status = urgent ? "NeedsAttention" : "Active"
         item.pixmaps = { [weak self] in self?.pixmaps() ?? [] }
         item.onActivate = { [weak self] primary in if primary { self?.onActivate?() } }
+        item.onContextMenu = { [weak self] x, y in self?.onContextMenu?(PixelRect(x: x, y: y, width: 1, height: 1)) }
         item.onRegistrationChange = { [weak self] in self?.arbitrate() }
         self.item = item
         arbitrate()
