@@ -74,6 +74,17 @@ struct StatusNotifierItemTests {
         try pollUntil("Activate hides the window") { try !s.x.isViewable(window: s.window) }
         _ = try watcher.ask("activate")
         try pollUntil("Activate shows the window") { try s.x.isViewable(window: s.window) }
+        // ContextMenu(x, y): the peek of every button's count, at that point.
+        #expect(try watcher.ask("menu")["menu"]?.bool == true)
+        _ = try s.peekEvent("opened")
+        let peek = try s.peek()
+        #expect(peek?["id"]?.string == "tray")
+        let frame = PixelRect(json: peek?["frame"])
+        #expect(frame?.x == 300 && (frame?.y ?? 0) >= 200, "\(String(describing: frame))")
+        let titles = try s.peekTitles()
+        #expect(titles.prefix(2) == ["Notifications, 4 unread", "Mail, 12 unread"], "\(titles)")
+        try s.key(Keysym.escape)
+        _ = try s.peekEvent("closed")
         #expect(s.app.waitForExit(timeout: 0) == nil)
     }
 

@@ -104,6 +104,18 @@ struct XEmbedTrayTests {
         try s.x.click(button: MouseButton.left, atRoot: center)
         try pollUntil("the window is shown again") { try s.x.isViewable(window: s.window) }
 
+        // A right click on the icon: the peek of every button's count, above the icon (trayer is at
+        // the bottom edge), inside the screen.
+        try s.x.click(button: MouseButton.right, atRoot: center)
+        _ = try s.peekEvent("opened")
+        let peek = try s.peek()
+        #expect(peek?["id"]?.string == "tray" && peek?["above"]?.bool == true, "\(String(describing: peek))")
+        let frame = PixelRect(json: peek?["frame"])
+        #expect((frame?.maxY ?? 999) <= origin.y && (frame?.y ?? -1) >= 0, "\(String(describing: frame))")
+        #expect(try s.peekTitles().first == "Notifications, 50 unread")
+        try s.key(Keysym.escape)
+        _ = try s.peekEvent("closed")
+
         // The tray goes: the icon leaves it (no window left on the root); a new tray docks it again.
         tray?.stop()
         try pollUntil("the icon knows the tray is gone") { try s.trayState()["kind"]?.string == "none" }

@@ -6,6 +6,7 @@
 #   status    the Status property
 #   tooltip   the ToolTip property's title and text
 #   activate  calls Activate(0, 0)
+#   menu      calls ContextMenu(300, 200), as a panel does on a right click
 #   quit      releases the name and exits
 import json, sys
 import dbus, dbus.service
@@ -70,6 +71,9 @@ def command(source, condition):
         elif word == "activate":
             item().Activate(0, 0, dbus_interface="org.kde.StatusNotifierItem")
             say({"activated": True})
+        elif word == "menu":
+            item().ContextMenu(300, 200, dbus_interface="org.kde.StatusNotifierItem")
+            say({"menu": True})
         elif word == "quit":
             sys.exit(0)
     except dbus.DBusException as error:
