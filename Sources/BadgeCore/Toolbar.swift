@@ -139,6 +139,20 @@ public final class Toolbar {
         }
     }
 
+    /// The button held down by the primary pointer button, if any (a long press opens a peek).
+    public var primaryPressedButton: ToolbarButton? {
+        guard let pressed, pressed.pointer == .primary else { return nil }
+        return pressed.button
+    }
+
+    /// Forgets the press in progress: its release is no click (a long press became a peek).
+    public func cancelPress() {
+        guard let current = pressed else { return }
+        pressed = nil
+        current.button.isPressed = false
+        addDamage(current.button.frame)
+    }
+
     /// A pointer button went up at `point`. A click counts only when it ends on the button where it began.
     public func pointerReleased(_ pointer: PointerButton, at point: Point) -> (ToolbarButton, BadgeAction, ChangeCause)? {
         guard let current = pressed, current.pointer == pointer else { return nil }

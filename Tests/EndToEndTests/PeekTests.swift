@@ -200,6 +200,26 @@ struct PeekTests {
         expectPixels(rightInk > leftInk, "RTL text is not at the right (\(leftInk) left, \(rightInk) right)", images: ["rtl": image], test: "peek-rtl")
     }
 
+    @Test("A long press (the left button held half a second) opens the peek, and its release counts nothing")
+    func longPress() throws {
+        let s = try DemoSession("peek-long-press")
+        let bell = try s.state().button("bell")
+        try s.x.move(toRoot: s.rootCenter(of: bell.button))
+        try s.x.press(button: MouseButton.left)
+        let start = ContinuousClock.now
+        _ = try s.peekEvent("opened")
+        #expect(secondsSince(start) >= 0.45, "opened after \(secondsSince(start)) s: a click is not a long press")
+        try s.x.release(button: MouseButton.left)
+        try s.sync()
+        #expect(s.unconsumedChanges().isEmpty, "the long press's release is no click")
+        #expect(try s.peek()?["id"]?.string == "bell")
+        try s.key(Keysym.escape)
+        _ = try s.peekEvent("closed")
+        // A quick click still counts.
+        try s.click(MouseButton.left, on: "bell")
+        #expect(try s.nextChange()["content"]?["count"]?.int == 4)
+    }
+
     @Test("Hiding the toolbar closes the peek and releases the grab: the pointer works on the next window")
     func unmapCloses() throws {
         let s = try DemoSession("peek-unmap")

@@ -108,7 +108,10 @@ extension ToolbarHost {
                actionHandler?(button, action, pointer) != true {
                 change(button, cause: cause) { action.apply(to: $0) }
             }
+            // Held long enough, the primary button asks for the peek (a touchpad's or a tablet's right click).
+            longPressDue = toolbar.primaryPressedButton == nil ? nil : clock.now + Self.longPressTime
         case XCB_BUTTON_RELEASE:
+            longPressDue = nil
             let (detail, point) = event.withEvent(as: xcb_button_release_event_t.self) { ($0.detail, logicalPoint($0.event_x, $0.event_y)) }
             if let pointer = Self.pointerButton(detail), let (button, action, cause) = toolbar.pointerReleased(pointer, at: point),
                actionHandler?(button, action, pointer) != true {

@@ -23,6 +23,18 @@ extension ToolbarHost {
     public static let peekGrabPatience = 0.3
     /// How soon after opening a release activates nothing (the opening press's), in seconds.
     public static let peekReleaseGrace = 0.5
+    /// How long the primary button is held on a button before it asks for the peek (GTK's
+    /// `gtk-long-press-time`), in seconds; the release is then no click.
+    public static let longPressTime = 0.5
+
+    /// A long press is due: the held button asks for its peek (from ``refresh()``).
+    func fireLongPressIfDue() {
+        guard let due = longPressDue, clock.now >= due else { return }
+        longPressDue = nil
+        guard let button = toolbar.primaryPressedButton, button.isPressed else { return }
+        toolbar.cancelPress()
+        onEvent?(.peekRequested(button, .pointer))
+    }
 
     /// The open peek, or nil.
     public var peek: PeekInfo? {

@@ -22,6 +22,7 @@ extension ToolbarHost {
         // The monitor's scale first: a new scale is laid out before this frame is drawn.
         monitorScaleFollower?.evaluateIfNeeded()
         retryPeekGrabIfDue()
+        fireLongPressIfDue()
         let now = clock.now
         var presented = drawDamage(at: now)
         if let exposed, mapped, bufferPainted {

@@ -130,6 +130,8 @@ public final class ToolbarHost {
     /// The peek's window (made on the first open) and what it shows while open (ToolbarHost+Peek.swift).
     var peekWindow: PeekWindow?
     var peekState: PeekState?
+    /// A primary press held on a button: when it becomes a long press (a peek).
+    var longPressDue: Double?
     var mapped = false
     var bufferPainted = false
     var exposed: PixelRect?
@@ -371,6 +373,7 @@ public final class ToolbarHost {
         }
         if let due = tooltips?.dueTime(for: tooltipOwner) { wake = min(wake ?? (due - now), due - now) }
         if let due = peekState?.nextGrabAttempt { wake = min(wake ?? (due - now), due - now) }
+        if let due = longPressDue { wake = min(wake ?? (due - now), due - now) }
         if let due = publisher?.dueTime { wake = min(wake ?? (due - now), due - now) }
         if case .firstFrameSent(let due) = startupPhase { wake = min(wake ?? (due - now), due - now) }
         for bus in buses { if let due = bus.timeUntilDeadline { wake = min(wake ?? due, due) } }
