@@ -118,6 +118,36 @@ private func runClientOnce(_ name: String, _ arguments: [String], display: Strin
 struct WindowManagerTests {
     static var managers: [String] { (getenv("BADGE_TEST_WMS").map { String(cString: $0).split(separator: ",").map(String.init) } ?? ["openbox", "i3"]).filter { findOnPath($0) != nil } }
 
+    @Test("The peek under a window manager: it holds the grab while open, and Escape or a click outside leaves none behind",
+          .serialized, arguments: WindowManagerTests.managers)
+    func peekGrab(_ wmName: String) throws {
+        var wm: WindowManager?
+        let s = try DemoSession("wm-peek-\(wmName)") { server, x in
+            wm = try WindowManager(wmName, display: server.display, x: x)
+        }
+        try s.x.waitForProperty(window: s.window, name: "WM_STATE", timeout: 10) { $0 != nil }
+        try s.sync()
+        for close in ["escape", "outside"] {
+            try s.click(MouseButton.right, on: "mail")
+            _ = try s.peekEvent("opened")
+            #expect(try s.peek()?["grabbed"]?.bool == true)
+            #expect(try s.x.pointerGrabStatus() == 1, "while the peek is open its grab is held")
+            if close == "escape" {
+                try s.x.key(keysym: Keysym.escape)
+            } else {
+                try s.x.click(button: MouseButton.left, atRoot: (600, 440))
+            }
+            #expect(try s.peekEvent("closed")["reason"]?.string == close)
+            try s.sync()
+            #expect(try s.x.pointerGrabStatus() == 0, "\(wmName): a grab was left behind after \(close)")
+        }
+        // The pointer works on the toolbar again.
+        _ = s.unconsumedChanges()
+        try s.click(MouseButton.left, on: "bell")
+        #expect(try s.nextChange()["id"]?.string == "bell")
+        _ = wm
+    }
+
     @Test("Managed, resized, urgent while another window is active, and alive when the WM dies and comes back",
           .serialized, arguments: WindowManagerTests.managers)
     func underWindowManager(_ wmName: String) throws {
