@@ -44,8 +44,9 @@ public final class PeekRenderer {
         self.text = text
     }
 
-    /// Lays `rows` out at `scale`: as wide as the widest row needs, within ``widthRange``.
-    public func layout(_ rows: [PeekRow], scale: Double) -> Layout {
+    /// Lays `rows` out at `scale`: as wide as the widest row needs, within ``widthRange`` and
+    /// `maximumWidth` (logical units: the work area's width, so text is cut with "…", never by the edge).
+    public func layout(_ rows: [PeekRow], scale: Double, maximumWidth: Double = .infinity) -> Layout {
         let pad = Self.padding
         var widest = 0.0
         for row in rows {
@@ -54,7 +55,8 @@ public final class PeekRenderer {
             let detail = row.detail.map { text.size(of: $0, font: Self.detailFont).width } ?? 0
             widest = max(widest, max(title + trailing, detail))
         }
-        let width = min(Self.widthRange.maximum, max(Self.widthRange.minimum, widest + 2 * pad.horizontal + 2 * pad.outer))
+        let fitting = min(Self.widthRange.maximum, max(Self.widthRange.minimum, widest + 2 * pad.horizontal + 2 * pad.outer))
+        let width = max(40, min(fitting, maximumWidth.isFinite ? (maximumWidth * scale).rounded(.down) / scale : fitting))
         var y = pad.outer
         var frames: [Rect] = []
         for row in rows {

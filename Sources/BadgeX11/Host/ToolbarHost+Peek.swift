@@ -79,8 +79,8 @@ extension ToolbarHost {
             peekWindow = window
         }
         tooltips?.hide(suppress: true, owner: tooltipOwner)
-        let layout = PeekRenderer(text: renderer.text).layout(rows, scale: toolbar.scale)
         let area = window.workArea(for: anchor, monitors: session.sharedMonitors()?.layout ?? .none)
+        let layout = PeekRenderer(text: renderer.text).layout(rows, scale: toolbar.scale, maximumWidth: Double(area.width) / toolbar.scale)
         let frame = PeekPlacement.frame(size: layout.pixelSize, anchor: anchor, workArea: area, direction: toolbar.direction)
         var state = PeekState(buttonID: id, rows: rows, layout: layout, highlight: PeekHighlight(rows: rows, first: trigger == .keyboard),
                               trigger: trigger, anchor: anchor, onToolbar: onToolbar, openedAt: clock.now)
@@ -97,13 +97,13 @@ extension ToolbarHost {
         guard var state = peekState, let window = peekWindow else { return }
         let previous = state.highlight.index
         state.rows = rows
-        state.layout = PeekRenderer(text: renderer.text).layout(rows, scale: toolbar.scale)
+        let area = window.workArea(for: state.anchor, monitors: session.sharedMonitors()?.layout ?? .none)
+        state.layout = PeekRenderer(text: renderer.text).layout(rows, scale: toolbar.scale, maximumWidth: Double(area.width) / toolbar.scale)
         state.highlight = PeekHighlight(rows: rows, first: false)
         if let previous {
             let candidate = min(previous, rows.count - 1)
             if candidate >= 0, !state.highlight.hover(candidate) { state.highlight.move(forward: true) }
         }
-        let area = window.workArea(for: state.anchor, monitors: session.sharedMonitors()?.layout ?? .none)
         let frame = PeekPlacement.frame(size: state.layout.pixelSize, anchor: state.anchor, workArea: area, direction: toolbar.direction)
         state.isAbove = frame.maxY <= state.anchor.y
         peekState = state
