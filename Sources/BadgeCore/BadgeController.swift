@@ -359,8 +359,9 @@ public final class BadgeController {
             if case .text(let full) = other { detail = BadgeFormat.cleaned(full) } else { detail = shown }
         }
         // What the count is made of, where it helps: "Mail, 3 unread: Alice, Bob, …".
-        if let shown = detail, !storedItems.items.isEmpty {
-            let titles = storedItems.items.prefix(2).map { BadgeFormat.cleaned($0.title) }
+        // Placeholders ("(unknown sender)") say nothing and are left out.
+        let titles = storedItems.items.prefix(2).map { BadgeFormat.cleaned($0.title) }.filter { !$0.hasPrefix("(") }
+        if let shown = detail, !titles.isEmpty {
             detail = shown + ": " + titles.joined(separator: ", ") + (storedItems.count > titles.count ? ", …" : "")
         }
         var description = name

@@ -203,6 +203,47 @@ struct AccessibilityTests {
         #expect(node(try demo.reader.tree(), [0, 0, 0])?["description"]?.string == description)
     }
 
+    @Test("The peek: a window with a menu of its items, announced when it opens; a menu item's action activates it")
+    func peek() throws {
+        let demo = try AccessibleDemo("a11y-peek")
+        try demo.reader.listen(["window:create", "window:activate", "object:state-changed:focused", "window:destroy"])
+        try demo.session.command("add mail a Alice Smith\tLunch at noon?")
+        try demo.session.command("add mail b Bob\tThe build is broken")
+        try demo.session.sync()
+        _ = try demo.reader.events()
+        try demo.session.focusWindow()
+        try demo.session.key(Keysym.tab)
+        try demo.session.key(Keysym.tab)
+        try demo.session.key(PeekKeysym.menu)
+        _ = try demo.session.peekEvent("opened")
+        let events = try demo.reader.events(count: 3, timeout: 5)
+        #expect(events.contains { $0["event"]?.string == "window:create" }, "\(events)")
+        #expect(events.contains { $0["event"]?.string == "window:activate" }, "\(events)")
+        #expect(events.contains { $0["event"]?.string == "object:state-changed:focused" && $0["source"]?.string == "Bob"
+                    && $0["detail1"]?.int == 1 }, "the highlighted item is focused: \(events)")
+        let tree = try demo.reader.tree()
+        #expect(tree["childCount"]?.int == 2, "the application holds the frame and the peek's window")
+        let window = node(tree, [1]), menu = node(tree, [1, 0])
+        #expect(window?["role"]?.string == "window" && strings(window?["states"]).contains("active"), "\(window ?? .null)")
+        #expect(menu?["role"]?.string == "menu" && menu?["childCount"]?.int == 2)
+        let bob = node(tree, [1, 0, 0]), alice = node(tree, [1, 0, 1])
+        #expect(bob?["role"]?.string == "menu item" && bob?["name"]?.string == "Bob", "\(bob ?? .null)")
+        #expect(bob?["description"]?.string?.hasPrefix("The build is broken") == true)
+        let bobStates = Set(strings(bob?["states"]))
+        #expect(bobStates.isSuperset(of: ["focused", "selected", "enabled", "showing"]), "\(bobStates)")
+        #expect(alice?["name"]?.string == "Alice Smith" && !strings(alice?["states"]).contains("focused"))
+        let mailButton = node(tree, [0, 0, 1])
+        let mailStates = Set(strings(mailButton?["states"]))
+        #expect(mailStates.isSuperset(of: ["expanded", "has popup"]), "\(mailStates)")
+        // The screen reader activates Alice's item: the producer hears it, and the peek closes.
+        #expect(try demo.reader.action("click", at: [1, 0, 1]))
+        let item = try demo.session.app.readEvent(named: "item", timeout: 10)
+        #expect(item["action"]?.string == "activated" && item["key"]?.string == "a", "\(item)")
+        _ = try demo.session.peekEvent("closed")
+        try demo.session.sync()
+        #expect(try demo.reader.tree()["childCount"]?.int == 1, "the peek's window is gone from the tree")
+    }
+
     @Test("Events: focus moves, badge changes (description and announcement), the title, window activation")
     func events() throws {
         let demo = try AccessibleDemo("a11y-events")

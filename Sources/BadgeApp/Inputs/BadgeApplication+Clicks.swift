@@ -19,7 +19,7 @@ extension BadgeApplication {
                 self.perform(action, for: button.id, host: host)
                 return true
             }
-            if button.badge.hasItems, self.bindings?.ownsCount(of: button.id) != true {
+            if BadgeBusInterface.itemsRefusal(of: button, verb: "") != nil {
                 // A producer's items make the count: a click shows them instead of counting.
                 if pointer == .primary { self.openPeek(for: button, trigger: .pointer, host: host) }
                 return true

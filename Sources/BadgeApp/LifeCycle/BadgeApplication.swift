@@ -218,10 +218,10 @@ final class BadgeApplication {
         wireClicks(host)
         host.keyHandler = { [weak self, weak host] press in
             guard let self, let host else { return false }
-            // A count made of items is their number: Space and Return show them, the other badge
+            // A count made of a producer's items is their number: Space and Return show them, the other badge
             // keys leave it alone (a number typed over items would lie about them).
             if case .badge(let action)? = ToolbarKeyAction.action(for: press), let focused = host.toolbar.focusedButton,
-               focused.badge.hasItems {
+               BadgeBusInterface.itemsRefusal(of: focused, verb: "") != nil {
                 if action == .increment { self.openPeek(for: focused, trigger: .keyboard, host: host) }
                 return true
             }

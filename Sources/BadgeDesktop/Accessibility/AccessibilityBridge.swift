@@ -47,6 +47,8 @@ package final class AccessibilityBridge {
     package var windowOrigins: () -> [Int: (x: Int, y: Int)] = { [:] }
     /// A screen reader performed an action on a button: the part (host), the button, the action.
     package var onAction: (Int, Int, BadgeAction) -> Void = { _, _, _ in }
+    /// A screen reader activated a row of an open peek: the part (host) and the row.
+    package var onPeekActivate: (Int, Int) -> Void = { _, _ in }
     /// A screen reader moved the focus to a button: the part (host) and the button.
     package var onFocus: (Int, Int) -> Void = { _, _ in }
     /// Registration with the registry succeeded (true) or the bus went away (false).
@@ -154,6 +156,10 @@ package final class AccessibilityBridge {
             values = [.bool(true)]
         case .focus(let button, let part):
             onFocus(part, button)
+            beforeQuery()
+            values = [.bool(true)]
+        case .activatePeekRow(let row, let part):
+            onPeekActivate(part, row)
             beforeQuery()
             values = [.bool(true)]
         case .setApplicationID(let id):

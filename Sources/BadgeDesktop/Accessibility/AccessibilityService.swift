@@ -23,6 +23,8 @@ package struct AccessibilityService {
         case perform(button: Int, action: BadgeAction, part: Int = 0)
         /// Give toolbar button `button` the keyboard focus, then return true.
         case focus(button: Int, part: Int = 0)
+        /// Activate row `row` of part `part`'s open peek.
+        case activatePeekRow(Int, part: Int)
         /// Remember the application id the registry gives (`Application.Id`), then return nothing.
         case setApplicationID(Int32)
     }
@@ -246,8 +248,11 @@ package struct AccessibilityService {
         if request.member == "GetActions" {
             return .values([.array(element: "(sss)", node.actions.map { .structure([.string($0.name), .string($0.description), .string($0.keyBinding)]) })])
         }
+        if let row = node.peekRow, request.member == "DoAction", request.arguments.first?.integerValue == 0, !node.actions.isEmpty {
+            return .activatePeekRow(row, part: node.part)
+        }
         guard let index = request.arguments.first?.integerValue, index >= 0, index < node.actions.count,
-              let button = node.buttonIndex else {
+              node.buttonIndex != nil || node.peekRow != nil else {
             return .error(name: DBUS_ERROR_INVALID_ARGS,
                           message: "action index \(request.arguments.first?.integerValue ?? -1) is out of range: \(request.path) has \(node.actions.count) actions")
         }
@@ -256,7 +261,9 @@ package struct AccessibilityService {
         case "GetDescription": return .values([.string(action.description)])
         case "GetName", "GetLocalizedName": return .values([.string(action.name)])
         case "GetKeyBinding": return .values([.string(action.keyBinding)])
-        default: return .perform(button: button, action: action.badgeAction, part: node.part)
+        default:
+            guard let button = node.buttonIndex else { return .values([.bool(false)]) }
+            return .perform(button: button, action: action.badgeAction, part: node.part)
         }
     }
 
@@ -332,6 +339,9 @@ package struct AccessibilityService {
         case ATSPI_ROLE_FRAME: return "frame"
         case ATSPI_ROLE_TOOL_BAR: return "tool bar"
         case ATSPI_ROLE_PUSH_BUTTON: return "push button"
+        case ATSPI_ROLE_WINDOW: return "window"
+        case ATSPI_ROLE_MENU: return "menu"
+        case ATSPI_ROLE_MENU_ITEM: return "menu item"
         default: return "unknown"
         }
     }

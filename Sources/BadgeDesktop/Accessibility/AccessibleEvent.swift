@@ -93,6 +93,27 @@ package struct AccessibleEvent: Equatable, Sendable {
                                              detail: "add", detail1: Int32(index), value: .objectPath(path)))
             }
         }
+        // A popup window (the peek) appearing: the application gains a child, the window is made
+        // and activated, and its highlighted item is focused, as GTK's menus announce themselves;
+        // going: the reverse.
+        let application = AccessibleTree.applicationPath
+        for node in new.ordered where node.role == ATSPI_ROLE_WINDOW && old[node.path] == nil {
+            let index = new[application]?.children.firstIndex(of: node.path) ?? 0
+            other.append(AccessibleEvent(path: application, interface: object, member: "ChildrenChanged", detail: "add",
+                                         detail1: Int32(index), value: .objectPath(node.path)))
+            gained.insert(AccessibleEvent(path: node.path, interface: windowInterface, member: "Create", value: .string(node.name)), at: 0)
+            gained.insert(AccessibleEvent(path: node.path, interface: windowInterface, member: "Activate", value: .string(node.name)), at: 1)
+            for item in new.ordered where item.role == ATSPI_ROLE_MENU_ITEM && item.has(ATSPI_STATE_FOCUSED) && old[item.path] == nil {
+                gained.append(AccessibleEvent(path: item.path, interface: object, member: "StateChanged", detail: "focused", detail1: 1))
+            }
+        }
+        for node in old.ordered where node.role == ATSPI_ROLE_WINDOW && new[node.path] == nil {
+            let index = old[application]?.children.firstIndex(of: node.path) ?? 0
+            lost.append(AccessibleEvent(path: node.path, interface: windowInterface, member: "Deactivate", value: .string(node.name)))
+            lost.append(AccessibleEvent(path: node.path, interface: windowInterface, member: "Destroy", value: .string(node.name)))
+            other.append(AccessibleEvent(path: application, interface: object, member: "ChildrenChanged", detail: "remove",
+                                         detail1: Int32(index), value: .objectPath(node.path)))
+        }
         // A screen reader hears the window, then what left the focus, then where it went.
         return lost + other + gained
     }

@@ -40,6 +40,8 @@ package struct AccessibleNode: Equatable, Sendable {
     package var buttonIndex: Int?
     /// Which part of the application (which host's toolbar) the node belongs to.
     package var part = 0
+    /// The row of the open peek this node stands for, if it is one (its one action activates it).
+    package var peekRow: Int?
 
     /// The AT-SPI2 interfaces the node answers.
     package var interfaces: [String] {

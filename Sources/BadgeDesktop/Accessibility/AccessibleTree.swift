@@ -52,19 +52,52 @@ package struct AccessibleTree: Equatable, Sendable {
          AccessibleNode.Action(name: "clear", description: strings.clear, keyBinding: "Delete", badgeAction: .clear)]
     }
 
+    /// An open peek, as screen readers see it: a window holding a menu of its rows.
+    package struct Peek: Equatable, Sendable {
+        /// The button it is for (its push button is expanded), or nil for one that is not (the tray's).
+        package var buttonIndex: Int?
+        /// The rows.
+        package var rows: [PeekRow]
+        /// Each row's frame, and the whole popup's, in pixels from the part's window's top-left.
+        package var rowFrames: [PixelRect]
+        /// The popup's frame, in the same coordinates.
+        package var frame: PixelRect
+        /// The highlighted row (focused and selected), or nil.
+        package var highlighted: Int?
+
+        /// Describes an open peek.
+        package init(buttonIndex: Int?, rows: [PeekRow], rowFrames: [PixelRect], frame: PixelRect, highlighted: Int?) {
+            self.buttonIndex = buttonIndex
+            self.rows = rows
+            self.rowFrames = rowFrames
+            self.frame = frame
+            self.highlighted = highlighted
+        }
+    }
+
     /// One host's share of the application: its toolbar and the window it is in.
     package struct Part {
         /// The toolbar.
         package var toolbar: Toolbar
         /// The host's window.
         package var window: Window
+        /// Its open peek, if any.
+        package var peek: Peek?
 
-        /// A toolbar in a window.
-        package init(toolbar: Toolbar, window: Window) {
+        /// A toolbar in a window, with its open peek.
+        package init(toolbar: Toolbar, window: Window, peek: Peek? = nil) {
             self.toolbar = toolbar
             self.window = window
+            self.peek = peek
         }
     }
+
+    /// The open peek's window of part `part`.
+    package static func peekWindowPath(part: Int) -> String { "/org/a11y/atspi/accessible/\(part)/peek" }
+    /// The open peek's menu of part `part`.
+    package static func peekMenuPath(part: Int) -> String { "/org/a11y/atspi/accessible/\(part)/peek/menu" }
+    /// Row `row` of part `part`'s open peek.
+    package static func peekItemPath(_ row: Int, part: Int) -> String { "/org/a11y/atspi/accessible/\(part)/peek/item/\(row)" }
 
     /// The frame of part `part` (the first part's paths are the unnumbered ones).
     package static func framePath(part: Int) -> String { part == 0 ? framePath : "/org/a11y/atspi/accessible/\(part)/frame" }
@@ -111,8 +144,9 @@ package struct AccessibleTree: Equatable, Sendable {
             for (index, button) in toolbar.buttons.enumerated() {
                 let path = Self.buttonPath(index, part: part)
                 buttonPaths.append(path)
-                var states = shown.union([ATSPI_STATE_FOCUSABLE.rawValue])
-                if button.isFocused, window.isActive { states.insert(ATSPI_STATE_FOCUSED.rawValue) }
+                var states = shown.union([ATSPI_STATE_FOCUSABLE.rawValue, ATSPI_STATE_HAS_POPUP.rawValue])
+                if entry.peek != nil, entry.peek?.buttonIndex == index { states.insert(ATSPI_STATE_EXPANDED.rawValue) }
+                if button.isFocused, window.isActive, entry.peek == nil { states.insert(ATSPI_STATE_FOCUSED.rawValue) }
                 nodes[path] = AccessibleNode(
                     path: path, role: ATSPI_ROLE_PUSH_BUTTON, name: BadgeFormat.cleaned(button.badge.accessibilityLabel),
                     description: button.badge.accessibilityDescription, states: states,
@@ -124,10 +158,46 @@ package struct AccessibleTree: Equatable, Sendable {
                 path: toolBarPath, role: ATSPI_ROLE_TOOL_BAR, name: "", description: "",
                 states: shown.union([horizontal ? ATSPI_STATE_HORIZONTAL.rawValue : ATSPI_STATE_VERTICAL.rawValue]),
                 frame: window.size, parent: toolBarParent, children: buttonPaths, actions: [], buttonIndex: nil, part: part)
+            if let peek = entry.peek { topChildren.append(addPeek(peek, part: part)) }
         }
         nodes[Self.applicationPath] = AccessibleNode(
             path: Self.applicationPath, role: ATSPI_ROLE_APPLICATION, name: applicationName, description: "", states: [],
             frame: nil, parent: nil, children: topChildren, actions: [], buttonIndex: nil)
+    }
+
+    /// The nodes of an open peek: a window (active, as no window manager activates an
+    /// override-redirect popup, so Orca follows its focus), a menu, and a menu item per row, the
+    /// highlighted one focused and selected. Returns the window's path.
+    private mutating func addPeek(_ peek: Peek, part: Int) -> String {
+        let windowPath = Self.peekWindowPath(part: part), menuPath = Self.peekMenuPath(part: part)
+        let shown: Set<UInt32> = [ATSPI_STATE_ENABLED.rawValue, ATSPI_STATE_SENSITIVE.rawValue, ATSPI_STATE_VISIBLE.rawValue,
+                                  ATSPI_STATE_SHOWING.rawValue]
+        let click = AccessibleNode.Action(name: "click", description: "activate", keyBinding: "Return", badgeAction: .increment)
+        var items: [String] = []
+        for (row, entry) in peek.rows.enumerated() {
+            let path = Self.peekItemPath(row, part: part)
+            items.append(path)
+            var states: Set<UInt32> = [ATSPI_STATE_VISIBLE.rawValue, ATSPI_STATE_SHOWING.rawValue]
+            if entry.isActionable {
+                states.formUnion([ATSPI_STATE_ENABLED.rawValue, ATSPI_STATE_SENSITIVE.rawValue, ATSPI_STATE_SELECTABLE.rawValue,
+                                  ATSPI_STATE_FOCUSABLE.rawValue])
+            }
+            if row == peek.highlighted { states.formUnion([ATSPI_STATE_FOCUSED.rawValue, ATSPI_STATE_SELECTED.rawValue]) }
+            let detail = [entry.detail, entry.trailing].compactMap { $0 }.joined(separator: ", ")
+            var node = AccessibleNode(path: path, role: ATSPI_ROLE_MENU_ITEM, name: BadgeFormat.cleaned(entry.title),
+                                      description: detail, states: states,
+                                      frame: row < peek.rowFrames.count ? peek.rowFrames[row] : peek.frame, parent: menuPath,
+                                      children: [], actions: entry.isActionable ? [click] : [], buttonIndex: nil, part: part)
+            node.peekRow = row
+            nodes[path] = node
+        }
+        nodes[menuPath] = AccessibleNode(path: menuPath, role: ATSPI_ROLE_MENU, name: "", description: "",
+                                         states: shown.union([ATSPI_STATE_EXPANDED.rawValue]), frame: peek.frame,
+                                         parent: windowPath, children: items, actions: [], buttonIndex: nil, part: part)
+        nodes[windowPath] = AccessibleNode(path: windowPath, role: ATSPI_ROLE_WINDOW, name: "", description: "",
+                                           states: shown.union([ATSPI_STATE_ACTIVE.rawValue]), frame: peek.frame,
+                                           parent: Self.applicationPath, children: [menuPath], actions: [], buttonIndex: nil, part: part)
+        return windowPath
     }
 
     package subscript(path: String) -> AccessibleNode? { nodes[path] }

@@ -85,9 +85,10 @@ package struct BadgeBusInterface {
     ]
 
     /// Why `verb` (set, inc, dec) cannot change `button`'s count, or nil when it can: a count made
-    /// of items is their number, and a number given by hand would lie about them.
+    /// of a producer's items is their number, and a number given by hand would lie about them. A
+    /// source's items are overridden as its count is, until its next reading.
     package static func itemsRefusal(of button: ToolbarButton, verb: String) -> String? {
-        guard button.badge.hasItems else { return nil }
+        guard button.badge.items.items.contains(where: { $0.action == .producer }) else { return nil }
         return "\(verb): \(button.id)'s count is its \(button.badge.items.count) items; remove them or clear it"
     }
 

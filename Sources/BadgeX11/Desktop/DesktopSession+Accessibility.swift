@@ -66,6 +66,11 @@ extension DesktopSession {
             let host = hosts[part]
             host.change(host.toolbar.buttons[index], cause: .accessibility) { action.apply(to: $0) }
         }
+        bridge.onPeekActivate = { [unowned self] part, row in
+            let hosts = self.hosts
+            guard part < hosts.count else { return }
+            hosts[part].activatePeekRow(row)
+        }
         bridge.onFocus = { [unowned self] part, index in
             let hosts = self.hosts
             guard part < hosts.count, index < hosts[part].toolbar.buttons.count else { return }

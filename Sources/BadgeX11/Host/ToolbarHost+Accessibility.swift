@@ -63,7 +63,7 @@ extension ToolbarHost {
         let title: String? = identity.map { _ in wantedWindowState?.title ?? "" }
         let window = AccessibleTree.Window(title: title, size: surface.bounds, isMapped: mapped && isAttached,
                                            isActive: hasFocus)
-        return AccessibleTree.Part(toolbar: toolbar, window: window)
+        return AccessibleTree.Part(toolbar: toolbar, window: window, peek: accessiblePeek())
     }
 
     /// What this host's part of the tree is made of, compared to learn whether screen readers must
@@ -74,6 +74,7 @@ extension ToolbarHost {
         let part = accessiblePart()
         return AccessibilitySignature(
             window: part.window, scale: toolbar.scale, preferredSize: toolbar.preferredSize, strings: accessibilityStrings,
+            peek: part.peek,
             buttons: toolbar.buttons.map {
                 AccessibilitySignature.Button(id: ObjectIdentifier($0), frame: $0.frame, isFocused: $0.isFocused, revision: $0.badge.revision)
             })
@@ -110,5 +111,6 @@ struct AccessibilitySignature: Equatable {
     var scale: Double
     var preferredSize: Size
     var strings: AccessibilityStrings
+    var peek: AccessibleTree.Peek?
     var buttons: [Button]
 }

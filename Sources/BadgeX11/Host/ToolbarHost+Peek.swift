@@ -36,6 +36,16 @@ extension ToolbarHost {
         onEvent?(.peekRequested(button, .pointer))
     }
 
+    /// The open peek as screen readers see it (frames from the toolbar window's top-left), or nil.
+    func accessiblePeek() -> AccessibleTree.Peek? {
+        guard let info = peek else { return nil }
+        let origin = windowOriginOnScreen()
+        func local(_ rect: PixelRect) -> PixelRect { PixelRect(x: rect.x - origin.x, y: rect.y - origin.y, width: rect.width, height: rect.height) }
+        return AccessibleTree.Peek(buttonIndex: peekState?.onToolbar == true ? toolbar.buttons.firstIndex { $0.id == info.buttonID } : nil,
+                                   rows: info.rows, rowFrames: info.rowFrames.map(local), frame: local(info.frame),
+                                   highlighted: info.highlighted)
+    }
+
     /// The open peek, or nil.
     public var peek: PeekInfo? {
         guard let state = peekState, let window = peekWindow, window.isShown else { return nil }
@@ -258,8 +268,9 @@ extension ToolbarHost {
         redrawPeek()
     }
 
-    private func activatePeekRow(_ row: Int) {
-        guard let state = peekState else { return }
+    /// Activates row `row` of the open peek, as Return on it does (a screen reader's action).
+    func activatePeekRow(_ row: Int) {
+        guard let state = peekState, state.rows.indices.contains(row), state.rows[row].isActionable else { return }
         onEvent?(.peek(.activated(buttonID: state.buttonID, row: row)))
         closePeek(reason: .activated)
     }
