@@ -204,4 +204,45 @@ struct LauncherEntrySourceTests {
         #expect(source.reading.description.contains("left the bus"))
         source.stop()
     }
+
+    @Test("Every application's count (\"*\"): the sum, one item per application with its desktop file's name, raised or launched; a leaving sender takes its count")
+    func hub() throws {
+        let bus = try SessionBus()
+        let data = try Artifacts.path(for: "launcher-hub-\(getpid())")
+        removeTree(data)
+        #expect(mkdir(data, 0o700) == 0 && mkdir(data + "/applications", 0o700) == 0)
+        defer { removeTree(data) }
+        let file = fopen(data + "/applications/org.example.Chat.desktop", "w")
+        fputs("[Desktop Entry]\nType=Application\nName=Example Chat\nIcon=chat\nExec=true\n", file)
+        fclose(file)
+        let source = try LauncherHubSource(busAddress: bus.address,
+                                           finder: DesktopEntryFinder(directories: XDGDataDirectories(home: data, system: [])))
+        source.start()
+        #expect(source.reading.content == .count(0))
+        #expect(NotificationSourceTests.drive(source, timeout: 5) { source.timeUntilDue == nil })
+        var senders: [ChildProcess] = []
+        defer { for sender in senders { sender.kill(SIGKILL); sender.waitForExit(timeout: 5) } }
+        for id in ["org.example.Chat", "org.example.Mail"] {
+            let app = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", Self.sender, bus.address, id])
+            senders.append(app)
+            #expect(try app.readLine(timeout: 10) == "ready", "\(app.stderrText)")
+        }
+        func send(_ index: Int, _ line: String) throws {
+            try senders[index].writeLine(line)
+            #expect(try senders[index].readLine(timeout: 10) == "sent")
+        }
+        try send(0, "count 7")
+        try send(1, "count 5")
+        #expect(NotificationSourceTests.drive(source) { source.reading.content == .count(12) }, "\(source.reading)")
+        let items = source.reading.items?.items ?? []
+        let chat = items.first { $0.key == "org.example.Chat" }
+        #expect(chat?.title == "Example Chat" && chat?.detail == "7 unread" && chat?.iconName == "chat", "\(String(describing: chat))")
+        #expect(chat?.action == .launch(desktopID: "org.example.Chat"))
+        #expect(items.first { $0.key == "org.example.Mail" }?.title == "org.example.Mail", "no desktop file: its id")
+        senders[0].closeStdin()
+        #expect(senders[0].waitForExit(timeout: 10) == .exited(0))
+        #expect(NotificationSourceTests.drive(source) { source.reading.content == .count(5) }, "\(source.reading)")
+        #expect(source.reading.items?.items.map(\.key) == ["org.example.Mail"])
+        source.stop()
+    }
 }

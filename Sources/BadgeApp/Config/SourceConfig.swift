@@ -9,6 +9,7 @@ import BadgeSources
 ///                               "open": ["neomutt", "-f", "{path}"]}}
 ///     {"id": "bell", "source": {"notifications": true}}      // or {"notifications": {"apps": ["thunderbird"]}}
 ///     {"id": "chat", "source": {"launcher": "org.telegram.desktop"}}
+///     {"id": "apps", "source": {"launcher": "*"}}            // every application's count, one item each
 ///     {"id": "tag",  "source": {"notmuch": "tag:unread and tag:inbox", "open": ["alot", "search", "thread:{thread}"]}}
 ///     {"id": "ci",   "source": {"command": ["ci-status", "--count"], "interval": 60, "timeout": 10}}
 ///
@@ -20,6 +21,8 @@ enum SourceConfig: Sendable, Equatable {
     case notmuch(query: String, open: [String]? = nil)
     case notifications(applications: [String])
     case launcher(desktopID: String)
+    /// Every application's launcher count (`"launcher": "*"`).
+    case launchers
     case command(arguments: [String], interval: Double?, timeout: Double)
 
     /// The kind's name in `state` ("maildir", "notifications" …).
@@ -28,7 +31,7 @@ enum SourceConfig: Sendable, Equatable {
         case .maildir: return "maildir"
         case .notmuch: return "notmuch"
         case .notifications: return "notifications"
-        case .launcher: return "launcher"
+        case .launcher, .launchers: return "launcher"
         case .command: return "command"
         }
     }
@@ -83,9 +86,10 @@ enum SourceConfig: Sendable, Equatable {
             }
             return .notifications(applications: apps)
         case "launcher":
+            if value["launcher"] == .string("*") { return .launchers }
             guard let id = try fields.string(value["launcher"], "\(at).launcher"), DesktopFileID(id) != nil else {
                 throw fail("\(at).launcher", "expected a desktop id such as \"org.telegram.desktop\" (or its file name, "
-                    + "or the application:// URI its broadcasts carry)")
+                    + "or the application:// URI its broadcasts carry), or \"*\" for every application")
             }
             return .launcher(desktopID: id)
         default:

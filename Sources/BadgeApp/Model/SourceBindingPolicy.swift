@@ -38,7 +38,7 @@ enum SourceBindingPolicy {
         if let content = reading.content, !(reading.isStale && applied) {
             applied = true
             let target = badgeContent(content)
-            if let listed = reading.items, !listed.isEmpty {
+            if let listed = reading.items, !listed.isEmpty, case .count = content {
                 if value != content || blinking || listed != items { shown = content; shownItems = listed }
             } else if value != target || blinking || !items.isEmpty {
                 shown = target
@@ -51,7 +51,7 @@ enum SourceBindingPolicy {
 
     /// The badge when an override ends: the source's reading as it is, nothing when it has none.
     static func endingOverride(with reading: SourceReading, value: BadgeContent, blinking: Bool) -> Outcome {
-        if let content = reading.content, let listed = reading.items, !listed.isEmpty {
+        if let content = reading.content, case .count = content, let listed = reading.items, !listed.isEmpty {
             return Outcome(value: content, confidence: reading.isStale ? .stale : .current, description: describe(reading),
                            applied: true, items: listed)
         }

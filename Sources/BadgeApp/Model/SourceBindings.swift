@@ -103,6 +103,16 @@ final class SourceBindings {
             } catch {
                 return .failure(error)
             }
+        case .launchers:
+            guard let address else { return .failure(SourceSetupError("launcher counts need a session bus (DBUS_SESSION_BUS_ADDRESS)")) }
+            let hub: LauncherHubSource
+            if let sessionBus {
+                hub = LauncherHubSource(sharing: sessionBus)
+            } else {
+                do throws(SourceSetupError) { hub = try LauncherHubSource(busAddress: address) } catch { return .failure(error) }
+            }
+            hub.ownDesktopID = BadgeApplication.desktopFileID
+            return .success(hub)
         case .launcher(let id):
             guard let address else { return .failure(SourceSetupError("launcher counts need a session bus (DBUS_SESSION_BUS_ADDRESS)")) }
             do throws(SourceSetupError) {
