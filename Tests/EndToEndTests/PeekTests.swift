@@ -200,6 +200,26 @@ struct PeekTests {
         expectPixels(rightInk > leftInk, "RTL text is not at the right (\(leftInk) left, \(rightInk) right)", images: ["rtl": image], test: "peek-rtl")
     }
 
+    @Test("On a screen of two monitors the peek stays on its button's: at the right edge of the first and of the second",
+          .enabled(if: findOnPath("xrandr") != nil, "needs xrandr"))
+    func twoMonitors() throws {
+        let s = try DemoSession("peek-monitors", screenWidth: 1280) { server, _ in
+            try MonitorScaleTests.xrandr(MonitorScaleTests.left, display: server.display)
+            try MonitorScaleTests.xrandr(MonitorScaleTests.right, display: server.display)
+        }
+        for (edge, monitor) in [(640, PixelRect(x: 0, y: 0, width: 640, height: 480)), (1280, PixelRect(x: 640, y: 0, width: 640, height: 480))] {
+            try s.x.move(window: s.window, x: edge - s.size.width, y: 100)
+            try s.sync()
+            try s.click(MouseButton.right, on: "updates")
+            _ = try s.peekEvent("opened")
+            let open = try s.peek()
+            let frame = try #require(PixelRect(json: open?["frame"]))
+            #expect(frame.x >= monitor.x && frame.maxX <= monitor.maxX && frame.maxX == edge, "monitor \(monitor): peek \(frame)")
+            try s.key(Keysym.escape)
+            _ = try s.peekEvent("closed")
+        }
+    }
+
     @Test("A long press (the left button held half a second) opens the peek, and its release counts nothing")
     func longPress() throws {
         let s = try DemoSession("peek-long-press")
