@@ -7,6 +7,9 @@ public struct PeekRow: Hashable, Sendable {
     public var detail: String?
     /// Text at the far end of the row (a relative time, "2 min ago"), or nil.
     public var trailing: String?
+    /// The origin's icon (a bundled icon's name: "mail", "bell"), drawn at the row's start when
+    /// the renderer has it; nil for none.
+    public var iconName: String?
     /// Whether the row can be highlighted and activated (items and actions; notes cannot).
     public var isActionable: Bool
     /// Whether Delete may dismiss it.
@@ -15,8 +18,9 @@ public struct PeekRow: Hashable, Sendable {
     public var spokenDescription: String
 
     /// Creates a row; `spokenDescription` defaults to the title and detail.
-    public init(title: String, detail: String? = nil, trailing: String? = nil, isActionable: Bool = true,
+    public init(title: String, detail: String? = nil, trailing: String? = nil, iconName: String? = nil, isActionable: Bool = true,
                 isDismissable: Bool = false, spokenDescription: String? = nil) {
+        self.iconName = iconName
         self.title = title
         self.detail = detail
         self.trailing = trailing
@@ -30,7 +34,7 @@ public struct PeekRow: Hashable, Sendable {
     public static func rows(for items: BadgeItemList, now: Double, limit: Int = 12, strings: PeekStrings = .english) -> [PeekRow] {
         var rows = items.items.prefix(limit).map { item in
             PeekRow(title: item.title, detail: item.detail ?? item.origin, trailing: item.time.map { strings.ago(now - $0) },
-                    isActionable: item.action != nil, isDismissable: item.isDismissable,
+                    iconName: item.iconName, isActionable: item.action != nil, isDismissable: item.isDismissable,
                     spokenDescription: item.spokenDescription + (item.time.map { ", " + strings.ago(now - $0) } ?? ""))
         }
         let shown = rows.count

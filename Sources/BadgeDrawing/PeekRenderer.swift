@@ -38,10 +38,27 @@ public final class PeekRenderer {
     }
 
     private let text: TextLayouts
+    private let icons: IconLibrary?
 
-    /// A renderer that shapes text with `text`.
-    public init(text: TextLayouts) {
+    /// The side of a row's origin icon, and the space after it, in logical units.
+    public static let iconSide = 16.0, iconGap = 8.0
+
+    /// A renderer that shapes text with `text` and draws rows' origin icons from `icons` (only
+    /// from their prerendered masks: a peek never loads librsvg).
+    public init(text: TextLayouts, icons: IconLibrary? = nil) {
         self.text = text
+        self.icons = icons
+    }
+
+    /// Whether `row`'s icon is drawn at `scale`: a bundled icon with a prerendered mask near 16 px.
+    private func drawsIcon(_ row: PeekRow, scale: Double) -> Bool {
+        guard let name = row.iconName, let icons else { return false }
+        return icons.prerenderedSide(of: name, atMost: Int((Self.iconSide * scale).rounded())) != nil
+    }
+
+    /// The room the icons take at the start of every row (0 when no row draws one).
+    private func iconIndent(_ rows: [PeekRow], scale: Double) -> Double {
+        rows.contains { drawsIcon($0, scale: scale) } ? Self.iconSide + Self.iconGap : 0
     }
 
     /// Lays `rows` out at `scale`: as wide as the widest row needs, within ``widthRange`` and
@@ -55,6 +72,7 @@ public final class PeekRenderer {
             let detail = row.detail.map { text.size(of: $0, font: Self.detailFont).width } ?? 0
             widest = max(widest, max(title + trailing, detail))
         }
+        widest += iconIndent(rows, scale: scale)
         let fitting = min(Self.widthRange.maximum, max(Self.widthRange.minimum, widest + 2 * pad.horizontal + 2 * pad.outer))
         let width = max(40, min(fitting, maximumWidth.isFinite ? (maximumWidth * scale).rounded(.down) / scale : fitting))
         var y = pad.outer
@@ -93,13 +111,21 @@ public final class PeekRenderer {
         }
         let quiet = theme.foreground.withAlpha(0.62)
         let pad = Self.padding
+        let indent = iconIndent(rows, scale: scale)
         for (index, row) in rows.enumerated() where index < layout.rows.count {
             let frame = layout.rows[index]
             if index == highlighted {
                 context.fill(frame, color: theme.hoverBackground.withAlpha(max(theme.hoverBackground.alpha, 0.12)), cornerRadius: 4)
                 context.fill(frame, color: theme.focusRing.withAlpha(0.18), cornerRadius: 4)
             }
-            let inner = frame.width - 2 * pad.horizontal
+            if drawsIcon(row, scale: scale), let name = row.iconName, let icons,
+               let side = icons.prerenderedSide(of: name, atMost: Int((Self.iconSide * scale).rounded())) {
+                let logical = Double(side) / scale
+                let x = direction == .rightToLeft ? frame.maxX - pad.horizontal - logical : frame.minX + pad.horizontal
+                icons.draw(name, in: Rect(x: x, y: frame.minY + pad.vertical + 1, width: logical, height: logical),
+                           color: row.isActionable ? theme.foreground : quiet, scale: scale, context: context)
+            }
+            let inner = frame.width - 2 * pad.horizontal - indent
             var trailingWidth = 0.0
             if let trailing = row.trailing {
                 trailingWidth = text.size(of: trailing, font: Self.detailFont).width
@@ -109,13 +135,13 @@ public final class PeekRenderer {
             }
             let title = fitted(row.title, font: Self.titleFont, width: inner - trailingWidth)
             let titleWidth = text.size(of: title, font: Self.titleFont).width
-            let titleX = direction == .rightToLeft ? frame.maxX - pad.horizontal - titleWidth : frame.minX + pad.horizontal
+            let titleX = direction == .rightToLeft ? frame.maxX - pad.horizontal - indent - titleWidth : frame.minX + pad.horizontal + indent
             text.draw(title, font: Self.titleFont, at: Point(x: titleX, y: frame.minY + pad.vertical),
                       color: row.isActionable ? theme.foreground : quiet, in: context)
             if let detail = row.detail {
                 let shown = fitted(detail, font: Self.detailFont, width: inner)
                 let detailWidth = text.size(of: shown, font: Self.detailFont).width
-                let x = direction == .rightToLeft ? frame.maxX - pad.horizontal - detailWidth : frame.minX + pad.horizontal
+                let x = direction == .rightToLeft ? frame.maxX - pad.horizontal - indent - detailWidth : frame.minX + pad.horizontal + indent
                 let y = frame.minY + pad.vertical + text.size(of: "Ag", font: Self.titleFont).height + 1
                 text.draw(shown, font: Self.detailFont, at: Point(x: x, y: y), color: quiet, in: context)
             }

@@ -7,7 +7,7 @@ import Testing
 /// work area with text cut by "…", and the highlighted row drawn apart.
 @Suite(.drawsWithCairo) struct PeekRenderingTests {
     static let rows = [
-        PeekRow(title: "Bob", detail: "The build is broken again", trailing: "just now"),
+        PeekRow(title: "Bob", detail: "The build is broken again", trailing: "just now", iconName: "mail"),
         PeekRow(title: "Alice Smith", detail: "Lunch at noon?", trailing: "2 min ago"),
         PeekRow(title: "Carol", trailing: "yesterday"),
         PeekRow(title: "and 30 more", isActionable: false),
@@ -15,7 +15,7 @@ import Testing
 
     func image(_ rows: [PeekRow], theme: Theme, direction: LayoutDirection, highlighted: Int?, scale: Double = 1,
                maximumWidth: Double = .infinity) throws -> (ImageSurface, PeekRenderer.Layout) {
-        let renderer = PeekRenderer(text: try TextLayouts())
+        let renderer = PeekRenderer(text: try TextLayouts(), icons: try IconLibrary())
         let layout = renderer.layout(rows, scale: scale, maximumWidth: maximumWidth)
         let (width, height) = layout.pixelSize
         let image = try ImageSurface(width: width, height: height)
@@ -31,6 +31,20 @@ import Testing
                 try GoldenImage.assertMatches(image, named: "peek-\(theme.name)-\(direction == .leftToRight ? "ltr" : "rtl")")
             }
         }
+    }
+
+    @Test("A bundled icon is drawn at the row's start from its prerendered mask; an unknown one leaves no room")
+    func icons() throws {
+        let plain = [PeekRow(title: "Bob", iconName: "no-such-icon")]
+        let (_, without) = try image(plain, theme: .light, direction: .leftToRight, highlighted: nil)
+        let (withIcon, with) = try image([PeekRow(title: "Bob", iconName: "mail")], theme: .light, direction: .leftToRight, highlighted: nil)
+        #expect(with.size.width >= without.size.width)
+        // Ink in the icon's square at the row's start (padding 4 + 10).
+        var ink = 0
+        for y in 10..<26 {
+            for x in 14..<30 where withIcon.pixel(x: x, y: y).blue < 0x90 { ink += 1 }
+        }
+        #expect(ink > 10, "no icon drawn")
     }
 
     @Test("Rows stack without gaps; the widest row sets the width within the range and the work area")

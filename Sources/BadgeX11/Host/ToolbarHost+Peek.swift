@@ -90,7 +90,7 @@ extension ToolbarHost {
         }
         tooltips?.hide(suppress: true, owner: tooltipOwner)
         let area = window.workArea(for: anchor, monitors: session.sharedMonitors()?.layout ?? .none)
-        let layout = PeekRenderer(text: renderer.text).layout(rows, scale: toolbar.scale, maximumWidth: Double(area.width) / toolbar.scale)
+        let layout = PeekRenderer(text: renderer.text, icons: renderer.icons).layout(rows, scale: toolbar.scale, maximumWidth: Double(area.width) / toolbar.scale)
         let frame = PeekPlacement.frame(size: layout.pixelSize, anchor: anchor, workArea: area, direction: toolbar.direction)
         var state = PeekState(buttonID: id, rows: rows, layout: layout, highlight: PeekHighlight(rows: rows, first: trigger == .keyboard),
                               trigger: trigger, anchor: anchor, onToolbar: onToolbar, openedAt: clock.now)
@@ -108,7 +108,7 @@ extension ToolbarHost {
         let previous = state.highlight.index
         state.rows = rows
         let area = window.workArea(for: state.anchor, monitors: session.sharedMonitors()?.layout ?? .none)
-        state.layout = PeekRenderer(text: renderer.text).layout(rows, scale: toolbar.scale, maximumWidth: Double(area.width) / toolbar.scale)
+        state.layout = PeekRenderer(text: renderer.text, icons: renderer.icons).layout(rows, scale: toolbar.scale, maximumWidth: Double(area.width) / toolbar.scale)
         state.highlight = PeekHighlight(rows: rows, first: false)
         if let previous {
             let candidate = min(previous, rows.count - 1)
@@ -142,7 +142,7 @@ extension ToolbarHost {
         do {
             let image = try ImageSurface(width: width, height: height)
             try image.draw { cr in
-                PeekRenderer(text: renderer.text).draw(state.rows, layout: state.layout, highlighted: state.highlight.index,
+                PeekRenderer(text: renderer.text, icons: renderer.icons).draw(state.rows, layout: state.layout, highlighted: state.highlight.index,
                                                        theme: renderer.theme, direction: toolbar.direction, in: cr)
             }
             return image
