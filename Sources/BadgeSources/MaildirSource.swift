@@ -7,7 +7,7 @@ import CGlibcExtras
 /// Unread means every file in `new/` plus the files in `cur/` whose flags (after `:2,`) lack `S`
 /// (seen); files flagged `T` (trashed, not yet expunged) never count. With ``newOnly`` only
 /// `new/` counts, as i3status-rust's maildir block does (a message opened and left unread is then
-/// no longer counted). Which folders a path means: see ``init(paths:folders:newOnly:description:)``.
+/// no longer counted). Which folders a path means: see ``init(paths:folders:newOnly:description:open:)``.
 ///
 /// The source watches `new/` and `cur/` of every folder, the folder itself (for `new/` or `cur/`
 /// replaced) and the folder above it (for the folder removed, renamed or created later). Each
@@ -93,7 +93,7 @@ public final class MaildirSource: BadgeSource {
         reading = SourceReading(description: description ?? shown)
     }
 
-    /// A source for one path; see ``init(paths:folders:newOnly:description:)``.
+    /// A source for one path; see ``init(paths:folders:newOnly:description:open:)``.
     public convenience init(path: String, folders: [String] = [], newOnly: Bool = false) {
         self.init(paths: [path], folders: folders, newOnly: newOnly)
     }
