@@ -3,12 +3,13 @@
 
 SWIFT      ?= swift
 BUILD_PKGS := pkg-config libxcb1-dev libxcb-xtest0-dev libxcb-xkb-dev libxcb-icccm4-dev libxcb-shm0-dev libxcb-sync-dev libxcb-damage0-dev libxcb-randr0-dev \
-              libcairo2-dev libpango1.0-dev librsvg2-2 libgmime-3.0-0 libxkbcommon-x11-dev libdbus-1-dev libatspi2.0-dev
+              libcairo2-dev libpango1.0-dev librsvg2-2 libgmime-3.0-0 libssl-dev libxkbcommon-x11-dev libdbus-1-dev libatspi2.0-dev
 FONT_PKGS  := fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji fontconfig
 TEST_PKGS  := xvfb xauth x11-xkb-utils xkb-data imagemagick openbox i3-wm xdotool wmctrl dbus-daemon \
               gettext desktop-file-utils appstream man-db xsettingsd x11-xserver-utils \
               python3-dbus python3-gi at-spi2-core python3-pyatspi socat dunst libnotify-bin notification-daemon notmuch polybar \
-              systemd libglib2.0-bin dbus-bin util-linux trayer
+              systemd libglib2.0-bin dbus-bin util-linux trayer \
+              dovecot-imapd openssl gnome-keyring libsecret-tools
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO       := .build/release/badge-demo
 

@@ -33,6 +33,7 @@ let package = Package(
         systemLibrary("CGMime", pkgConfig: nil, apt: ["libgmime-3.0-0"]),  // dlopen()ed by a Maildir source that lists messages
         systemLibrary("CXKBCommonX11", pkgConfig: "xkbcommon-x11", apt: ["libxkbcommon-x11-dev", "libxcb-xkb-dev"]),
         systemLibrary("CGlibcExtras", pkgConfig: nil, apt: ["libc6-dev"]),
+        systemLibrary("COpenSSL", pkgConfig: nil, apt: ["libssl-dev"]),  // headers only: dlopen()ed by an IMAP source
         systemLibrary("CDBus", pkgConfig: "dbus-1", apt: ["libdbus-1-dev"]),  // linked: test harness only
         systemLibrary("CDBusProtocol", pkgConfig: nil, apt: ["libdbus-1-dev"]),  // header only: the protocol's constants
         systemLibrary("CAtspi", pkgConfig: nil, apt: ["libatspi2.0-dev"]),  // header only: AT-SPI2's role, state and name constants
@@ -64,7 +65,9 @@ let package = Package(
         // Where counts come from, without X: Maildir folders (inotify), a command's output, notmuch
         // queries, the notification daemon and other applications' launcher counts (D-Bus, through
         // BadgeIO). Sources are polled through their descriptors and deadlines by any event loop.
-        .target(name: "BadgeSources", dependencies: ["BadgeCore", "BadgeControl", "BadgeIO", "CGlibcExtras", "CGMime"]),
+        .target(name: "BadgeSources", dependencies: ["BadgeCore", "BadgeControl", "BadgeIO", "CGlibcExtras", "CGMime", "COpenSSL", "CNetClient"]),
+        // Name lookups on a thread of their own and non-blocking TCP connects, for the IMAP source.
+        .target(name: "CNetClient"),
         // Drawing on any cairo context: badges, icons, toolbar; Pango for text, librsvg for icons.
         .target(
             name: "BadgeDrawing",

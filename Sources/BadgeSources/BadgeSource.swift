@@ -18,6 +18,11 @@ public protocol BadgeSource: AnyObject {
     var descriptors: [Int32] { get }
     /// Reads what `descriptor` (one of ``descriptors``) has ready, without blocking.
     func handle(readable descriptor: Int32)
+    /// The descriptors (among ``descriptors``) to poll for room to write now: a connect under way,
+    /// output that did not fit. Empty by default.
+    var writableDescriptors: [Int32] { get }
+    /// Writes what waits on `descriptor` (one of ``writableDescriptors``), without blocking.
+    func handle(writable descriptor: Int32)
     /// Seconds until ``handleDeadline()`` is due (0 or less: now); nil when the source waits only
     /// for its descriptors.
     var timeUntilDue: Double? { get }
@@ -27,4 +32,11 @@ public protocol BadgeSource: AnyObject {
     func refresh()
     /// Stops watching and ends any child process; ``descriptors`` is empty afterwards.
     func stop()
+}
+
+extension BadgeSource {
+    /// No descriptor waits for room to write.
+    public var writableDescriptors: [Int32] { [] }
+    /// Nothing to write.
+    public func handle(writable descriptor: Int32) {}
 }

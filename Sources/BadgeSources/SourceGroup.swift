@@ -11,9 +11,9 @@ public final class SourceGroup {
     /// The sources, in the order added.
     public private(set) var sources: [any BadgeSource] = []
     private let epoll: EpollSet
-    /// Each watched descriptor, with the index of the source it belongs to.
-    private var watched: [Int32: Int] = [:]
-    /// The sources' descriptors, in order, when the set was last made to match them.
+    /// Each watched descriptor, with the index of the source it belongs to and the events watched.
+    private var watched: [Int32: (index: Int, events: UInt32)] = [:]
+    /// The sources' descriptors (readable, then writable), in order, when the set was last made to match them.
     private var lastDescriptors: [Int32] = []
 
     /// Creates an empty group.
@@ -82,30 +82,37 @@ public final class SourceGroup {
     /// Hands each ready descriptor to its source.
     private func dispatch() {
         // A failed wait (it cannot, short of a bug) is tried again at the next readiness.
-        for (descriptor, _) in (try? epoll.ready()) ?? [] {
-            guard let index = watched[descriptor], index < sources.count else { continue }
-            sources[index].handle(readable: descriptor)
+        for (descriptor, events) in (try? epoll.ready()) ?? [] {
+            guard let index = watched[descriptor]?.index, index < sources.count else { continue }
+            if EpollSet.isWritable(events) { sources[index].handle(writable: descriptor) }
+            if EpollSet.isReadable(events) { sources[index].handle(readable: descriptor) }
         }
         synchronize()
     }
 
     private func currentDescriptors() -> [Int32] {
-        sources.flatMap(\.descriptors)
+        sources.flatMap { $0.descriptors + [-2] + $0.writableDescriptors }
     }
 
     /// Makes the epoll set hold exactly the sources' descriptors now.
     private func synchronize() {
         lastDescriptors = currentDescriptors()
-        var wanted: [Int32: Int] = [:]
+        var wanted: [Int32: (index: Int, events: UInt32)] = [:]
         for (index, source) in sources.enumerated() {
-            for descriptor in source.descriptors where descriptor >= 0 { wanted[descriptor] = index }
+            for descriptor in source.descriptors where descriptor >= 0 { wanted[descriptor] = (index, EpollSet.readable) }
+            for descriptor in source.writableDescriptors where descriptor >= 0 {
+                wanted[descriptor] = (index, (wanted[descriptor]?.events ?? 0) | EpollSet.writable)
+            }
         }
         for (descriptor, _) in watched where wanted[descriptor] == nil {
             epoll.remove(descriptor)
         }
         // Every wanted descriptor is added again (EEXIST when it is there): one closed and
-        // reopened under the same number left the set when it was closed.
-        for (descriptor, _) in wanted { epoll.add(descriptor) }
+        // reopened under the same number left the set when it was closed. One whose events
+        // changed is modified.
+        for (descriptor, entry) in wanted where !epoll.add(descriptor, events: entry.events) {
+            if errno == EEXIST, watched[descriptor]?.events != entry.events { epoll.modify(descriptor, events: entry.events) }
+        }
         watched = wanted
     }
 }

@@ -43,7 +43,10 @@ final class SourceLoop {
     @discardableResult
     func runOnce(timeout: Double?) -> Int {
         let owners = sources.flatMap { source in source.descriptors.map { (descriptor: $0, source: source) } }
-        var entries = owners.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+        var entries = owners.map { owner in
+            pollfd(fd: owner.descriptor, events: Int16(POLLIN) | (owner.source.writableDescriptors.contains(owner.descriptor) ? Int16(POLLOUT) : 0),
+                   revents: 0)
+        }
         let wait = [timeout, timeUntilDue].compactMap { $0 }.min()
         let milliseconds = wait.map { Int32(min(Double(Int32.max), max(0, ($0 * 1000).rounded(.up)))) } ?? -1
         var ready = entries.withUnsafeMutableBufferPointer { buffer in
@@ -55,7 +58,10 @@ final class SourceLoop {
         for (index, entry) in entries.enumerated() where entry.revents != 0 {
             let owner = owners[index]
             // A source that has already dropped this descriptor (another one's handling closed it) skips it.
-            if owner.source.descriptors.contains(owner.descriptor) {
+            if entry.revents & Int16(POLLOUT) != 0, owner.source.writableDescriptors.contains(owner.descriptor) {
+                owner.source.handle(writable: owner.descriptor)
+            }
+            if entry.revents & ~Int16(POLLOUT) != 0, owner.source.descriptors.contains(owner.descriptor) {
                 owner.source.handle(readable: owner.descriptor)
             }
         }

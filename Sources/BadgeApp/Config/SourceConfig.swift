@@ -12,6 +12,8 @@ import BadgeSources
 ///     {"id": "apps", "source": {"launcher": "*"}}            // every application's count, one item each
 ///     {"id": "tag",  "source": {"notmuch": "tag:unread and tag:inbox", "open": ["alot", "search", "thread:{thread}"]}}
 ///     {"id": "ci",   "source": {"command": ["ci-status", "--count"], "interval": 60, "timeout": 10}}
+///     {"id": "mail", "source": {"imap": {"host": "imap.example.org", "user": "me", "folders": ["INBOX"],
+///                                        "password": {"command": ["pass", "show", "mail"]}}}}
 ///
 /// A command given as one string runs through `/bin/sh -c`. `~/` starts paths in the home folder.
 /// `"open"` is what activating a listed message (or thread) in the peek runs, without a shell:
@@ -24,6 +26,8 @@ enum SourceConfig: Sendable, Equatable {
     /// Every application's launcher count (`"launcher": "*"`).
     case launchers
     case command(arguments: [String], interval: Double?, timeout: Double)
+    /// An IMAP account (`"imap"`), its password from a command, never from the file.
+    case imap(account: IMAPAccount, password: IMAPPassword, timing: IMAPTiming, open: [String]?)
 
     /// The kind's name in `state` ("maildir", "notifications" …).
     var kind: String {
@@ -33,6 +37,7 @@ enum SourceConfig: Sendable, Equatable {
         case .notifications: return "notifications"
         case .launcher, .launchers: return "launcher"
         case .command: return "command"
+        case .imap: return "imap"
         }
     }
 
@@ -43,9 +48,9 @@ enum SourceConfig: Sendable, Equatable {
     static func parse(_ value: JSONValue, at: String, fields: ConfigFields,
                       fail: (String, String) -> ToolbarConfig.Error) throws(ToolbarConfig.Error) -> SourceConfig {
         guard case .object = value else { throw fail(at, "expected an object") }
-        let kinds = ["maildir", "notmuch", "notifications", "launcher", "command"].filter { value[$0] != nil && value[$0] != .null }
+        let kinds = ["maildir", "notmuch", "notifications", "launcher", "command", "imap"].filter { value[$0] != nil && value[$0] != .null }
         guard kinds.count == 1, let kind = kinds.first else {
-            throw fail(at, "must name one of maildir, notmuch, notifications, launcher or command")
+            throw fail(at, "must name one of maildir, notmuch, notifications, launcher, command or imap")
         }
         // Unknown keys are warnings (ToolbarConfig.keys), not errors.
         func strings(_ field: String) throws(ToolbarConfig.Error) -> [String]? {
@@ -85,6 +90,8 @@ enum SourceConfig: Sendable, Equatable {
             default: throw fail("\(at).notifications.apps", "expected an array of strings")
             }
             return .notifications(applications: apps)
+        case "imap":
+            return try parseIMAP(value["imap"] ?? .null, at: "\(at).imap", fields: fields, fail: fail, open: try strings("open"))
         case "launcher":
             if value["launcher"] == .string("*") { return .launchers }
             guard let id = try fields.string(value["launcher"], "\(at).launcher"), DesktopFileID(id) != nil else {
@@ -109,5 +116,66 @@ enum SourceConfig: Sendable, Equatable {
             guard timeout > 0, timeout <= longestInterval else { throw fail("\(at).timeout", "must be more than 0 and at most a day") }
             return .command(arguments: arguments, interval: interval, timeout: timeout)
         }
+    }
+
+    /// Reads `"imap"`: host, user, folders, port, security, caFile, password, keepalive, timeout.
+    private static func parseIMAP(_ value: JSONValue, at: String, fields: ConfigFields,
+                                  fail: (String, String) -> ToolbarConfig.Error, open: [String]?) throws(ToolbarConfig.Error) -> SourceConfig {
+        guard case .object = value else { throw fail(at, "expected an object with host, user and password") }
+        guard let host = try fields.string(value["host"], "\(at).host"), !host.isEmpty, !host.contains(where: \.isWhitespace) else {
+            throw fail("\(at).host", "expected the server's host name, such as \"imap.example.org\"")
+        }
+        guard let user = try fields.string(value["user"], "\(at).user"), !user.isEmpty else { throw fail("\(at).user", "expected the login name") }
+        var folders: [String] = []
+        switch value["folders"] {
+        case nil, .null?: folders = ["INBOX"]
+        case .string(let one)?: folders = [one]
+        case .array(let items)?:
+            for item in items {
+                guard case .string(let name) = item, !name.isEmpty else { throw fail("\(at).folders", "expected folder names") }
+                folders.append(name)
+            }
+            guard !folders.isEmpty, folders.count <= 32 else { throw fail("\(at).folders", "expected 1 to 32 folder names") }
+        default: throw fail("\(at).folders", "expected a folder name or an array of them")
+        }
+        let securityName = try fields.string(value["security"], "\(at).security") ?? "tls"
+        guard let security = IMAPAccount.Security(rawValue: securityName) else {
+            throw fail("\(at).security", "expected \"tls\" (port 993), \"starttls\" (port 143) or \"none\" (loopback only)")
+        }
+        if security == .cleartext && !IMAPAccount.isLoopback(host) {
+            throw fail("\(at).security", "\"none\" sends the password in clear, so it is allowed only for a host on loopback, not \(host)")
+        }
+        let port = try fields.integer(value["port"], "\(at).port")
+        if let port, !(1...65535).contains(port) { throw fail("\(at).port", "must be from 1 to 65535") }
+        let caFile = try fields.string(value["caFile"], "\(at).caFile")
+        let password: IMAPPassword
+        switch value["password"] {
+        case .object?:
+            switch value["password"]?["command"] {
+            case .array(let items)?:
+                let words = items.compactMap { if case .string(let word) = $0, !word.isEmpty { return word } else { return nil } }
+                guard words.count == items.count, !words.isEmpty else { throw fail("\(at).password.command", "expected a program and its arguments") }
+                password = .command(words)
+            case .string(let line)?:
+                let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+                guard !words.isEmpty else { throw fail("\(at).password.command", "expected a program and its arguments") }
+                password = .command(words)
+            default:
+                throw fail("\(at).password", "expected {\"command\": [\"pass\", \"show\", \"mail\"]}: a program that prints the password")
+            }
+        case .string?:
+            throw fail("\(at).password", "a password never goes in the config file; give {\"command\": [\"pass\", \"show\", \"mail\"]}")
+        default:
+            throw fail("\(at).password", "expected {\"command\": [\"pass\", \"show\", \"mail\"]}: a program that prints the password")
+        }
+        let keepalive = try fields.number(value["keepalive"], "\(at).keepalive")
+        if let keepalive, !(keepalive >= 1 && keepalive <= 28 * 60) { throw fail("\(at).keepalive", "must be from 1 to 1680 seconds (28 min)") }
+        let timeout = try fields.number(value["timeout"], "\(at).timeout")
+        if let timeout, !(timeout > 0 && timeout <= 300) { throw fail("\(at).timeout", "must be more than 0 and at most 300 seconds") }
+        var timing = IMAPTiming()
+        if let keepalive { timing.keepalive = keepalive }
+        if let timeout { timing.reply = timeout; timing.greeting = max(timing.greeting, timeout) }
+        let account = IMAPAccount(host: host, port: port, security: security, user: user, folders: folders, caFile: caFile)
+        return .imap(account: account, password: password, timing: timing, open: open)
     }
 }

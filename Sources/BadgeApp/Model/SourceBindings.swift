@@ -95,6 +95,8 @@ final class SourceBindings {
             return .success(NotmuchSource(query: query, open: open))
         case .command(let arguments, let interval, let timeout):
             return .success(CommandSource(arguments: arguments, interval: interval, timeout: timeout))
+        case .imap(let account, let password, let timing, let open):
+            return .success(IMAPSource(account: account, password: password, timing: timing, open: open))
         case .notifications(let applications):
             guard let address else { return .failure(SourceSetupError("notifications need a session bus (DBUS_SESSION_BUS_ADDRESS)")) }
             if let sessionBus { return .success(NotificationSource(sharing: sessionBus, busAddress: address, applications: applications)) }

@@ -1,0 +1,407 @@
+/// The IMAP conversation of one connection, as a state machine with no I/O: the source feeds it
+/// the server's responses and sends what it asks. One command is in flight at a time, each with a
+/// tag of its own.
+///
+/// The walk: greeting → STARTTLS (when asked) → CAPABILITY (unless announced) → `AUTHENTICATE
+/// PLAIN` (with SASL-IR where offered) or LOGIN → ID (where offered) → EXAMINE of the first folder
+/// (read-only: nothing the source does marks mail read) → `UID SEARCH UNSEEN UNDELETED` → STATUS
+/// (UNSEEN) for the other folders → `UID FETCH … BODY.PEEK[HEADER.FIELDS (…)]` for the newest
+/// unseen messages whose headers it has not read yet → IDLE. Any change the server reports during
+/// IDLE (EXISTS, EXPUNGE, FETCH, RECENT, VANISHED, STATUS) is told to the source, which ends IDLE
+/// (``recount()``: DONE) after a short debounce; every DONE is followed by a full recount, never a
+/// comparison with an old number. Without IDLE the source calls ``recount()`` on its poll interval.
+package final class IMAPSession {
+    /// What the source must do.
+    package enum Action: Equatable {
+        /// Write these bytes to the connection.
+        case send([UInt8])
+        /// The server agreed to STARTTLS: begin the TLS handshake, then call ``tlsEstablished()``.
+        case startTLS
+        /// A full count was read.
+        case counted(IMAPCount)
+        /// IDLE has begun: the server now speaks when something changes.
+        case idling
+        /// The server reported a change while idling: call ``recount()`` soon.
+        case changed
+        /// The conversation cannot go on; the connection is to be closed.
+        case failed(IMAPFailure)
+    }
+
+    private enum Command: Equatable {
+        case capability, startTLS, authenticate, login, id, examine, search, status(String), fetch, idle, done
+    }
+
+    private enum Phase: Equatable {
+        case greeting, working, idling, waiting, failed
+    }
+
+    private let account: IMAPAccount
+    private let password: [UInt8]
+    private var isProtected: Bool
+    private var phase = Phase.greeting
+    private var capabilities: Set<String>?
+    private var tagNumber = 0
+    private var pending: (tag: String, command: Command)?
+    private var isAuthenticated = false
+    /// What the recount under way has found.
+    private var found: [UInt32] = []
+    private var statuses: [String: Int] = [:]
+    private var uidValidity: UInt32?
+    /// The header fields of the unseen messages read so far, by UID (the newest ``itemLimit`` only).
+    private var headers: [UInt32: [UInt8]] = [:]
+    /// Folders still to be STATUSed in this recount.
+    private var statusQueue: [String] = []
+    /// A change seen since the last recount began.
+    private var changedSinceCount = false
+    /// At most how many messages' headers are read and kept.
+    package static let itemLimit = 200
+
+    /// A session for `account`; `isProtected` is true when TLS already runs (implicit TLS).
+    package init(account: IMAPAccount, password: [UInt8], isProtected: Bool) {
+        self.account = account
+        self.password = password
+        self.isProtected = isProtected
+    }
+
+    /// True while IDLE runs (the server may stay silent until something changes).
+    package var isIdling: Bool { phase == .idling }
+    /// True when a command waits for its answer (the source's reply deadline runs).
+    package var awaitsReply: Bool { pending != nil || phase == .greeting }
+    /// True once the server has said IDLE is available.
+    package var supportsIdle: Bool { capabilities?.contains("IDLE") == true }
+    /// True when it waits for nothing (no IDLE: the source polls with ``recount()``).
+    package var isWaiting: Bool { phase == .waiting }
+
+    /// Handles one response of the server.
+    package func receive(_ response: IMAPResponse) -> [Action] {
+        guard phase != .failed else { return [] }
+        if response.kind == .untagged, response.status == .bye {
+            return fail(.server("\(account.host) closed the connection\(words(response.text))"))
+        }
+        if let announced = response.capabilities { capabilities = announced }
+        switch phase {
+        case .greeting:
+            guard response.kind == .untagged, let status = response.status else {
+                return fail(.protocolError("\(account.host) did not greet as an IMAP server does"))
+            }
+            if status == .preauth { isAuthenticated = true }
+            guard status == .ok || status == .preauth else {
+                return fail(.server("\(account.host) refused the connection\(words(response.text))"))
+            }
+            phase = .working
+            if account.security == .startTLS && !isProtected {
+                if isAuthenticated { return fail(.protocolError("\(account.host) skipped login before STARTTLS (PREAUTH), so TLS cannot begin")) }
+                return send(.startTLS, "STARTTLS")
+            }
+            return next()
+        case .idling, .waiting:
+            guard case .tagged = response.kind else { return untagged(response) }
+            phase = .working
+        case .working, .failed:
+            break
+        }
+        switch response.kind {
+        case .continuation:
+            if pending?.command == .idle {
+                phase = .idling
+                if changedSinceCount { return [.idling, .changed] }
+                return [.idling]
+            }
+            if pending?.command == .authenticate { return [.send(Array("\(plainResponse())\r\n".utf8))] }
+            return fail(.protocolError("\(account.host) asked for more of a command that has no more"))
+        case .untagged:
+            collect(response)
+            return []
+        case .tagged(let tag):
+            guard let (expected, command) = pending, expected == tag else {
+                return fail(.protocolError("\(account.host) answered a command that was not sent (tag \(tag.prefix(16)))"))
+            }
+            pending = nil
+            return finished(command, response)
+        }
+    }
+
+    /// TLS runs now (after STARTTLS): capabilities are read again, as RFC 9051 requires.
+    package func tlsEstablished() -> [Action] {
+        isProtected = true
+        capabilities = nil
+        return next()
+    }
+
+    /// Recounts now: ends IDLE (DONE) first when it runs. Does nothing while a command is in
+    /// flight (the recount under way sees the change).
+    package func recount() -> [Action] {
+        switch phase {
+        case .idling:
+            guard let (tag, _) = pending else { return [] }
+            pending = (tag, .done)
+            phase = .working
+            return [.send(Array("DONE\r\n".utf8))]
+        case .waiting:
+            phase = .working
+            return startCount()
+        case .greeting, .working, .failed:
+            changedSinceCount = true
+            return []
+        }
+    }
+
+    // MARK: - The walk
+
+    private func next() -> [Action] {
+        guard let capabilities else { return send(.capability, "CAPABILITY") }
+        if !isAuthenticated {
+            if capabilities.contains("AUTH=PLAIN") {
+                if capabilities.contains("SASL-IR") { return send(.authenticate, "AUTHENTICATE PLAIN \(plainResponse())", secret: true) }
+                return send(.authenticate, "AUTHENTICATE PLAIN")
+            }
+            if capabilities.contains("LOGINDISABLED") {
+                return fail(.protocolError("\(account.host) allows no login on this connection (LOGINDISABLED, and no AUTH=PLAIN)"))
+            }
+            guard let user = IMAPString.quoted(account.user),
+                  let secret = IMAPString.quoted(String(decoding: password, as: UTF8.self)) else {
+                return fail(.authentication("the password or user name holds a line break, which LOGIN cannot send"))
+            }
+            return send(.login, "LOGIN \(user) \(secret)", secret: true)
+        }
+        return afterLogin()
+    }
+
+    private func afterLogin() -> [Action] {
+        if capabilities?.contains("ID") == true, !sentID {
+            sentID = true
+            return send(.id, #"ID ("name" "BadgeKit")"#)
+        }
+        return send(.examine, "EXAMINE \(IMAPString.mailbox(account.folders[0]))")
+    }
+    private var sentID = false
+
+    private func startCount() -> [Action] {
+        changedSinceCount = false
+        found = []
+        statuses = [:]
+        statusQueue = Array(account.folders.dropFirst())
+        return send(.search, "UID SEARCH UNSEEN UNDELETED")
+    }
+
+    private func finished(_ command: Command, _ response: IMAPResponse) -> [Action] {
+        if command == .done {
+            guard response.status == .ok else { return refused(command, response) }
+            return startCount()
+        }
+        if command == .idle {
+            // The server ended IDLE itself (OK: recount, then IDLE again) or refused it (then the
+            // source polls).
+            if response.status == .ok { return startCount() }
+            capabilities?.remove("IDLE")
+            phase = .waiting
+            return []
+        }
+        guard response.status == .ok else { return refused(command, response) }
+        switch command {
+        case .capability:
+            guard capabilities != nil else { return fail(.protocolError("\(account.host) listed no capabilities")) }
+            return next()
+        case .startTLS:
+            return [.startTLS]
+        case .authenticate, .login:
+            isAuthenticated = true
+            if response.capabilities == nil { capabilities = nil; return send(.capability, "CAPABILITY") }
+            return afterLogin()
+        case .id:
+            return afterLogin()
+        case .examine:
+            return startCount()
+        case .search:
+            return nextStatus()
+        case .status:
+            return nextStatus()
+        case .fetch:
+            return reportCount()
+        case .idle, .done:
+            return []
+        }
+    }
+
+    private func nextStatus() -> [Action] {
+        if !statusQueue.isEmpty {
+            let folder = statusQueue.removeFirst()
+            return send(.status(folder), "STATUS \(IMAPString.mailbox(folder)) (UNSEEN)")
+        }
+        let newest = found.sorted(by: >).prefix(Self.itemLimit)
+        headers = headers.filter { newest.contains($0.key) }
+        let missing = newest.filter { headers[$0] == nil }
+        if missing.isEmpty { return reportCount() }
+        let set = missing.map(String.init).joined(separator: ",")
+        return send(.fetch, "UID FETCH \(set) (UID BODY.PEEK[HEADER.FIELDS (FROM SUBJECT DATE MESSAGE-ID)])")
+    }
+
+    private func reportCount() -> [Action] {
+        var perFolder = [account.folders[0]: found.count]
+        for folder in account.folders.dropFirst() { perFolder[folder] = statuses[folder] ?? 0 }
+        let newest = found.sorted(by: >).prefix(Self.itemLimit)
+        let messages = newest.compactMap { uid in headers[uid].map { IMAPMessage(uid: uid, header: $0) } }
+        let count = IMAPCount(perFolder: perFolder, folder: account.folders[0], uidValidity: uidValidity, messages: messages)
+        var actions: [Action] = [.counted(count)]
+        if supportsIdle {
+            actions += send(.idle, "IDLE")
+        } else {
+            phase = .waiting
+        }
+        return actions
+    }
+
+    /// Untagged data while idling or waiting: a change is told; the rest is ignored.
+    private func untagged(_ response: IMAPResponse) -> [Action] {
+        if case .tagged = response.kind { return fail(.protocolError("\(account.host) answered a command that was not sent")) }
+        if response.kind == .continuation { return [] }
+        switch response.dataName {
+        case "EXISTS", "EXPUNGE", "FETCH", "RECENT", "VANISHED", "STATUS":
+            changedSinceCount = true
+            return phase == .idling ? [.changed] : []
+        default:
+            return []
+        }
+    }
+
+    /// Data that belongs to the command in flight.
+    private func collect(_ response: IMAPResponse) {
+        if let code = response.code?.uppercased(), code.hasPrefix("UIDVALIDITY "),
+           let value = UInt32(code.dropFirst("UIDVALIDITY ".count).trimmingWhitespace()) {
+            if uidValidity != value { headers = [:] }
+            uidValidity = value
+        }
+        switch response.dataName {
+        case "SEARCH" where pending?.command == .search:
+            found += response.values.dropFirst().compactMap { $0.atom.flatMap { UInt32($0) } }
+        case "STATUS":
+            guard case .status(let folder)? = pending?.command, response.values.count >= 3,
+                  let fields = response.values[2].list else { return }
+            var index = 0
+            while index + 1 < fields.count {
+                if fields[index].atom?.uppercased() == "UNSEEN", let value = fields[index + 1].atom.flatMap({ Int($0) }) {
+                    statuses[folder] = value
+                }
+                index += 2
+            }
+        case "FETCH" where pending?.command == .fetch:
+            guard response.values.count >= 3, let fields = response.values[2].list else { return }
+            var uid: UInt32?
+            var header: [UInt8]?
+            var index = 0
+            while index + 1 < fields.count {
+                let name = fields[index].atom?.uppercased() ?? ""
+                if name == "UID" { uid = fields[index + 1].atom.flatMap { UInt32($0) } }
+                if name.hasPrefix("BODY[") { header = fields[index + 1].bytes ?? [] }
+                index += 2
+            }
+            if let uid, let header { headers[uid] = Array(header.prefix(16 * 1024)) }
+        case "EXISTS", "EXPUNGE", "RECENT", "VANISHED", "FETCH":
+            // A change during a command: the count under way may have missed it.
+            if pending?.command != .examine { changedSinceCount = true }
+        default:
+            break
+        }
+    }
+
+    private func refused(_ command: Command, _ response: IMAPResponse) -> [Action] {
+        let reason = words(response.text)
+        switch command {
+        case .authenticate, .login:
+            return fail(.authentication("\(account.host) refused the login for \(account.user)\(reason)"))
+        case .examine:
+            return fail(.folder("\(account.host) has no folder \(account.folders[0]) for \(account.user)\(reason)"))
+        case .status(let folder):
+            return fail(.folder("\(account.host) has no folder \(folder) for \(account.user)\(reason)"))
+        case .startTLS:
+            return fail(.protocolError("\(account.host) refused STARTTLS\(reason)"))
+        case .id:
+            // ID is a courtesy: a server that refuses it is still counted.
+            return afterLogin()
+        default:
+            return fail(.protocolError("\(account.host) answered \(name(of: command)) with \(response.status?.rawValue ?? "?")\(reason)"))
+        }
+    }
+
+    private func name(of command: Command) -> String {
+        switch command {
+        case .capability: "CAPABILITY"
+        case .startTLS: "STARTTLS"
+        case .authenticate: "AUTHENTICATE"
+        case .login: "LOGIN"
+        case .id: "ID"
+        case .examine: "EXAMINE"
+        case .search: "UID SEARCH"
+        case .status: "STATUS"
+        case .fetch: "UID FETCH"
+        case .idle: "IDLE"
+        case .done: "DONE"
+        }
+    }
+
+    private func send(_ command: Command, _ line: String, secret: Bool = false) -> [Action] {
+        tagNumber += 1
+        let tag = "b\(tagNumber)"
+        pending = (tag, command)
+        return [.send(Array("\(tag) \(line)\r\n".utf8))]
+    }
+
+    private func fail(_ failure: IMAPFailure) -> [Action] {
+        phase = .failed
+        pending = nil
+        return [.failed(failure)]
+    }
+
+    /// SASL PLAIN's initial response: base64 of NUL user NUL password.
+    private func plainResponse() -> String {
+        IMAPString.base64([0] + Array(account.user.utf8) + [0] + password)
+    }
+
+    /// ": the server's words" (shortened), or nothing.
+    private func words(_ text: String) -> String {
+        let trimmed = text.trimmingWhitespace()
+        guard !trimmed.isEmpty else { return "" }
+        let clean = String(trimmed.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(200).map(Character.init))
+        return ": \(clean)"
+    }
+}
+
+/// One message's header fields as the server sent them (decoded by the source).
+package struct IMAPMessage: Equatable, Sendable {
+    /// The message's UID in the watched folder.
+    package var uid: UInt32
+    /// From, Subject, Date and Message-ID, raw.
+    package var header: [UInt8]
+}
+
+/// A whole count, as one recount read it.
+package struct IMAPCount: Equatable, Sendable {
+    /// Unseen messages per folder (not marked deleted, in the watched folder).
+    package var perFolder: [String: Int]
+    /// The watched folder (the one whose messages are listed).
+    package var folder: String
+    /// The watched folder's UIDVALIDITY, when the server said it.
+    package var uidValidity: UInt32?
+    /// The newest unseen messages of the watched folder, newest first (at most 200).
+    package var messages: [IMAPMessage]
+    /// The sum over the folders.
+    package var total: Int { perFolder.values.reduce(0, +) }
+}
+
+/// Why an IMAP conversation ended, in words a user can act on (never holding a secret).
+package enum IMAPFailure: Error, Equatable, CustomStringConvertible {
+    /// The login was refused: not retried until the user asks (a refresh) or the config changes.
+    case authentication(String)
+    /// A folder is missing.
+    case folder(String)
+    /// The server said goodbye or refused the connection.
+    case server(String)
+    /// The server broke the protocol.
+    case protocolError(String)
+
+    package var description: String {
+        switch self {
+        case .authentication(let text), .folder(let text), .server(let text), .protocolError(let text): text
+        }
+    }
+}

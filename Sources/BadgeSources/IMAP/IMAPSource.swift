@@ -1,0 +1,414 @@
+import BadgeCore
+import BadgeIO
+import CGlibcExtras
+import Glibc
+
+/// A badge from an IMAP server: the unseen messages of one or more folders, kept current with
+/// IDLE (RFC 2177), over TLS (OpenSSL, loaded only when a source is made), and the newest of them
+/// listed as items (From, Subject, Date; decoded by GMime).
+///
+/// - Every step has a deadline (``IMAPTiming``): the lookup (on a thread of its own), the connect
+///   and the TLS handshake, the greeting, every command's answer. IDLE is ended and begun again
+///   with a full recount every ``IMAPTiming/keepalive`` seconds, so a server that went silent is
+///   found within keepalive + reply seconds; a connection that is closed or reset is found at once.
+/// - Every (re)connection counts afresh (`UID SEARCH UNSEEN UNDELETED` in the first folder,
+///   `STATUS (UNSEEN)` for the others), never by comparing with the old number.
+/// - A connection lost is retried after 1, 2, 4 … 60 s; meanwhile the reading keeps its last
+///   count, stale, with the reason. A suspend (CLOCK_BOOTTIME running ahead of CLOCK_MONOTONIC)
+///   drops the connection and reconnects at once.
+/// - A refused login, or a password command that fails, is not retried until ``refresh()``: an
+///   account is never locked by a retry storm.
+/// - The password never reaches a reading, an error or a log.
+///
+/// Not Sendable: create and use it on the loop's thread.
+public final class IMAPSource: BadgeSource {
+    /// The account read.
+    public let account: IMAPAccount
+    /// What the source says now.
+    public private(set) var reading: SourceReading
+    /// Called whenever ``reading`` changes.
+    public var onChange: ((SourceReading) -> Void)?
+
+    private let passwordSource: IMAPPassword
+    private let timing: IMAPTiming
+    private let open: [String]?
+    private var password: [UInt8]?
+    private var passwordRun: ChildRun?
+    private var tlsContext: TLSContext?
+    private var connection: IMAPConnection?
+    private var session: IMAPSession?
+    private var started = false
+    /// Set after a refused login or a failed password command: nothing is tried until a refresh.
+    private var waitsForUser = false
+    private var backoff = RetryBackoff(first: 1, longest: 60)
+    /// Monotonic deadlines.
+    private var stepDeadline: Double?
+    private var stepWords = ""
+    private var retryAt: Double?
+    private var recountAt: Double?
+    private var keepaliveAt: Double?
+    /// CLOCK_BOOTTIME − CLOCK_MONOTONIC when last looked at: it grows by the time suspended.
+    private var sleptOffset = IMAPSource.bootOffset()
+    private let headers = MailHeaderDecoder()
+    private var summaries: [String: BadgeItem] = [:]
+    /// How long a change reported during IDLE waits for more before the recount (a burst of
+    /// EXISTS and FETCH is one recount).
+    private static let debounce = 0.05
+
+    /// A source for `account`.
+    /// - Parameters:
+    ///   - account: the server, user and folders.
+    ///   - password: where the password comes from.
+    ///   - timing: the deadlines and the keepalive.
+    ///   - open: the command an item runs ({uid}, {folder} and {message-id} replaced), if any.
+    public init(account: IMAPAccount, password: IMAPPassword, timing: IMAPTiming = IMAPTiming(), open: [String]? = nil) {
+        self.account = account
+        self.passwordSource = password
+        self.timing = timing
+        self.open = open
+        reading = SourceReading(description: account.summary)
+    }
+
+    deinit { stop() }
+
+    public func start() {
+        guard !started else { return }
+        started = true
+        if account.security == .cleartext && !IMAPAccount.isLoopback(account.host) {
+            waitsForUser = true
+            update(error: "cleartext IMAP is allowed only to a host on loopback, not \(account.host); use \"security\": \"tls\" or \"starttls\"")
+            return
+        }
+        obtainPassword()
+    }
+
+    public var descriptors: [Int32] {
+        var out = passwordRun?.descriptors ?? []
+        if let fd = connection?.descriptor, fd >= 0 { out.append(fd) }
+        return out
+    }
+
+    /// The connection's descriptor while a connect is under way or output waits.
+    public var writableDescriptors: [Int32] {
+        guard let connection, connection.wantsWrite, connection.descriptor >= 0 else { return [] }
+        return [connection.descriptor]
+    }
+
+    public func handle(readable descriptor: Int32) {
+        noticeSleep()
+        if let run = passwordRun, run.descriptors.contains(descriptor) {
+            run.handle(readable: descriptor)
+            finishPasswordRun()
+            return
+        }
+        guard let connection, descriptor == connection.descriptor else { return }
+        process(connection.handleReadable())
+    }
+
+    /// Finishes a connect, or writes what waits.
+    public func handle(writable descriptor: Int32) {
+        guard let connection, descriptor == connection.descriptor else { return }
+        process(connection.handleWritable())
+    }
+
+    public var timeUntilDue: Double? {
+        let now = SystemTime.monotonic
+        let due = [stepDeadline, retryAt, recountAt, keepaliveAt].compactMap { $0 }.min().map { $0 - now }
+        return [due, passwordRun?.timeUntilDue].compactMap { $0 }.min()
+    }
+
+    public func handleDeadline() {
+        if noticeSleep() { return }
+        let now = SystemTime.monotonic
+        if let run = passwordRun, let due = run.timeUntilDue, due <= 0 {
+            run.handleDeadline()
+            finishPasswordRun()
+        }
+        if let stepDeadline, now >= stepDeadline {
+            self.stepDeadline = nil
+            disconnected("\(account.host) did not answer within \(Self.seconds(stepLimit)) (\(stepWords))")
+            return
+        }
+        if let retryAt, now >= retryAt {
+            self.retryAt = nil
+            connect()
+        }
+        if let recountAt, now >= recountAt {
+            self.recountAt = nil
+            if let session { perform(session.recount()) }
+        }
+        if let keepaliveAt, now >= keepaliveAt {
+            self.keepaliveAt = nil
+            if let session { perform(session.recount()) }
+        }
+    }
+
+    /// Counts again now: after a refused login or a failed password command, the password is
+    /// read again and a new connection made; a connection that waits to be retried is retried now;
+    /// a live one recounts.
+    public func refresh() {
+        guard started else { return }
+        if waitsForUser {
+            waitsForUser = false
+            backoff = RetryBackoff(first: 1, longest: 60)
+            password = nil
+            obtainPassword()
+        } else if let session, connection?.isOpen == true {
+            perform(session.recount())
+        } else if retryAt != nil {
+            retryAt = nil
+            connect()
+        }
+    }
+
+    public func stop() {
+        passwordRun?.cancel()
+        passwordRun = nil
+        connection?.close()
+        connection = nil
+        session = nil
+        forgetPassword()
+        stepDeadline = nil
+        retryAt = nil
+        recountAt = nil
+        keepaliveAt = nil
+        started = false
+    }
+
+    // MARK: - The password
+
+    private func obtainPassword() {
+        guard password == nil else { return connect() }
+        switch passwordSource {
+        case .command(let arguments):
+            guard !arguments.isEmpty else {
+                waitsForUser = true
+                return update(error: "the passwordCommand is empty")
+            }
+            var expanded = arguments
+            expanded[0] = FilePaths.expandingTilde(expanded[0])
+            update(words: "reading the password")
+            passwordRun = ChildRun(arguments: expanded, timeLimit: timing.passwordCommand, outputLimit: 4096)
+            finishPasswordRun()
+        }
+    }
+
+    private func finishPasswordRun() {
+        guard let run = passwordRun, let outcome = run.outcome else { return }
+        passwordRun = nil
+        let name = FilePaths.abbreviatingHome(run.arguments.first ?? "")
+        var line = Array(outcome.output.prefix { $0 != 10 })
+        if line.last == 13 { line.removeLast() }
+        var output = outcome.output
+        resetBytes(&output)
+        if let failure = outcome.spawnFailure {
+            waitsForUser = true
+            return update(error: "cannot run the passwordCommand \(name): \(failure)")
+        }
+        if case .timedOut(let limit)? = outcome.cutoff {
+            waitsForUser = true
+            return update(error: "the passwordCommand \(name) took longer than \(Self.seconds(limit)) and was stopped")
+        }
+        guard outcome.succeeded else {
+            waitsForUser = true
+            let status = outcome.exitStatus.map { "exit status \($0)" } ?? outcome.signal.map { "signal \($0)" } ?? "a cutoff"
+            return update(error: "the passwordCommand \(name) failed (\(status))" + (outcome.lastErrorLine.map { ": \($0)" } ?? ""))
+        }
+        guard !line.isEmpty else {
+            waitsForUser = true
+            return update(error: "the passwordCommand \(name) printed no password")
+        }
+        password = line
+        resetBytes(&line)
+        connect()
+    }
+
+    private func forgetPassword() {
+        if var bytes = password { resetBytes(&bytes) }
+        password = nil
+    }
+
+    private func resetBytes(_ bytes: inout [UInt8]) {
+        for index in bytes.indices { bytes[index] = 0 }
+    }
+
+    // MARK: - The connection
+
+    private func connect() {
+        guard started, let password else { return }
+        connection?.close()
+        session = nil
+        keepaliveAt = nil
+        recountAt = nil
+        if account.security != .cleartext && tlsContext == nil {
+            do throws(TLSFailure) { tlsContext = try TLSContext(caFile: account.caFile.map(FilePaths.expandingTilde)) } catch {
+                waitsForUser = true
+                return update(error: error.description)
+            }
+        }
+        let made = IMAPConnection(account: account, tlsContext: tlsContext)
+        if let failure = made.startFailure { return disconnected(failure) }
+        connection = made
+        session = IMAPSession(account: account, password: password, isProtected: account.security == .implicitTLS)
+        setStep(timing.connect, "connecting")
+        update(words: "connecting")
+    }
+
+    private var stepLimit = 0.0
+
+    private func setStep(_ limit: Double, _ words: String) {
+        stepLimit = limit
+        stepWords = words
+        stepDeadline = SystemTime.monotonic + limit
+    }
+
+    private func process(_ events: [IMAPConnection.Event]) {
+        for event in events {
+            guard let session else { return }
+            switch event {
+            case .opened:
+                setStep(timing.greeting, "waiting for the greeting")
+            case .tlsEstablished:
+                perform(session.tlsEstablished())
+            case .responses(let responses):
+                for response in responses {
+                    guard self.session === session else { return }
+                    perform(session.receive(response))
+                }
+            case .failed(let reason):
+                disconnected(reason)
+                return
+            }
+        }
+    }
+
+    private func perform(_ actions: [IMAPSession.Action]) {
+        for action in actions {
+            guard let connection, let session else { return }
+            switch action {
+            case .send(let bytes):
+                setStep(timing.reply, "waiting for an answer")
+                process(connection.send(bytes))
+            case .startTLS:
+                setStep(timing.connect, "the TLS handshake")
+                process(connection.startTLS())
+            case .counted(let count):
+                stepDeadline = nil
+                _ = backoff.succeeded()
+                counted(count)
+            case .idling:
+                stepDeadline = nil
+                keepaliveAt = SystemTime.monotonic + timing.keepalive
+                update(words: "IDLE")
+            case .changed:
+                if recountAt == nil { recountAt = SystemTime.monotonic + Self.debounce }
+            case .failed(let failure):
+                if case .authentication = failure {
+                    waitsForUser = true
+                    forgetPassword()
+                    connection.close()
+                    self.connection = nil
+                    self.session = nil
+                    stepDeadline = nil
+                    return update(error: failure.description + "; fix the password, then run badge-demo msg refresh")
+                }
+                disconnected(failure.description)
+                return
+            }
+            if !session.awaitsReply && !session.isIdling { stepDeadline = nil }
+            if session.isWaiting && keepaliveAt == nil { keepaliveAt = SystemTime.monotonic + timing.keepalive }
+        }
+    }
+
+    private func disconnected(_ reason: String) {
+        connection?.close()
+        connection = nil
+        session = nil
+        stepDeadline = nil
+        keepaliveAt = nil
+        recountAt = nil
+        let delay = backoff.failed().delay
+        retryAt = SystemTime.monotonic + delay
+        update(error: "\(reason); trying again in \(Self.seconds(delay))")
+    }
+
+    /// Drops the connection and reconnects at once after a suspend; true when it did.
+    @discardableResult
+    private func noticeSleep() -> Bool {
+        let offset = Self.bootOffset()
+        defer { sleptOffset = offset }
+        guard offset - sleptOffset > 5, connection != nil || retryAt != nil else { return false }
+        connection?.close()
+        connection = nil
+        session = nil
+        backoff = RetryBackoff(first: 1, longest: 60)
+        update(error: "the machine slept; reconnecting to \(account.host)")
+        connect()
+        return true
+    }
+
+    private static func bootOffset() -> Double {
+        var boot = timespec(), monotonic = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &boot)
+        clock_gettime(CLOCK_MONOTONIC, &monotonic)
+        return Double(boot.tv_sec - monotonic.tv_sec) + Double(boot.tv_nsec - monotonic.tv_nsec) / 1e9
+    }
+
+    // MARK: - Readings
+
+    private func counted(_ count: IMAPCount) {
+        var items: [BadgeItem] = []
+        var kept: [String: BadgeItem] = [:]
+        for message in count.messages {
+            let key = "\(count.uidValidity ?? 0):\(message.uid)"
+            let item = summaries[key] ?? makeItem(message, folder: count.folder)
+            kept[key] = item
+            items.append(item)
+        }
+        summaries = kept
+        let listed = count.perFolder[count.folder] ?? 0
+        let list = BadgeItemList(items.sorted { ($0.time ?? 0) > ($1.time ?? 0) }, unlisted: max(0, listed - items.count))
+        reading.content = .count(count.total)
+        reading.items = list
+        reading.updated = SystemTime.realtime
+        reading.error = nil
+        reading.isStale = false
+        changed()
+    }
+
+    private func makeItem(_ message: IMAPMessage, folder: String) -> BadgeItem {
+        let summary = headers.summary(ofMessage: message.header + [13, 10])
+        let action = open.map { words in
+            BadgeItemAction.run(words.map {
+                $0.replacingAll("{uid}", with: String(message.uid)).replacingAll("{folder}", with: folder)
+                    .replacingAll("{message-id}", with: summary.messageID ?? "")
+            })
+        }
+        return BadgeItem(key: String(message.uid), title: summary.from ?? "(unknown sender)", detail: summary.subject ?? "(no subject)",
+                         time: summary.date, origin: folder, iconName: "mail", action: action, accessibleDescription: nil)
+    }
+
+    private func update(words: String) {
+        reading.description = "\(account.summary), \(words)"
+        changed()
+    }
+
+    private func update(error: String) {
+        reading.description = account.summary
+        reading.error = error
+        reading.isStale = true
+        changed()
+    }
+
+    private var lastReported: SourceReading?
+
+    private func changed() {
+        guard reading != lastReported else { return }
+        lastReported = reading
+        onChange?(reading)
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}

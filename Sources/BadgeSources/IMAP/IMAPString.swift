@@ -1,0 +1,61 @@
+/// How the IMAP source writes strings into commands: quoted strings (RFC 9051 §4.3) and folder
+/// names in modified UTF-7 (RFC 3501 §5.1.3), and base64 for SASL PLAIN.
+enum IMAPString {
+    /// `"…"` with `\` and `"` escaped; nil for text a quoted string cannot carry (CR, LF, NUL).
+    static func quoted(_ text: String) -> String? {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            if scalar == "\r" || scalar == "\n" || scalar == "\0" { return nil }
+            if scalar == "\"" || scalar == "\\" { out.append("\\") }
+            out.unicodeScalars.append(scalar)
+        }
+        return out + "\""
+    }
+
+    /// A folder name as a quoted string in modified UTF-7: "Entwürfe" → `"Entw&APw-rfe"`.
+    static func mailbox(_ name: String) -> String {
+        var out = ""
+        var pending: [UInt16] = []
+        func flush() {
+            guard !pending.isEmpty else { return }
+            var bytes: [UInt8] = []
+            for unit in pending { bytes.append(UInt8(unit >> 8)); bytes.append(UInt8(unit & 0xFF)) }
+            out += "&" + base64(bytes, padded: false).replacingSlashes() + "-"
+            pending = []
+        }
+        for scalar in name.unicodeScalars {
+            if scalar.value >= 0x20 && scalar.value <= 0x7E {
+                flush()
+                out += scalar == "&" ? "&-" : String(scalar)
+            } else {
+                pending.append(contentsOf: String(scalar).utf16)
+            }
+        }
+        flush()
+        return quoted(out) ?? "\"\""
+    }
+
+    /// RFC 4648 base64.
+    static func base64(_ bytes: [UInt8], padded: Bool = true) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let a = UInt32(bytes[index])
+            let b = index + 1 < bytes.count ? UInt32(bytes[index + 1]) : 0
+            let c = index + 2 < bytes.count ? UInt32(bytes[index + 2]) : 0
+            let triple = a << 16 | b << 8 | c
+            out.append(alphabet[Int(triple >> 18 & 63)])
+            out.append(alphabet[Int(triple >> 12 & 63)])
+            if index + 1 < bytes.count { out.append(alphabet[Int(triple >> 6 & 63)]) } else if padded { out.append(61) }
+            if index + 2 < bytes.count { out.append(alphabet[Int(triple & 63)]) } else if padded { out.append(61) }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+private extension String {
+    func replacingSlashes() -> String { String(map { $0 == "/" ? "," : $0 }) }
+}
