@@ -45,4 +45,105 @@ struct IMAPSourceTests {
         #expect(source.reading.items?.items.isEmpty == true)
         expectNoSecret(source, server)
     }
+
+    @Test("STARTTLS on the plain port, and a second folder counted with STATUS")
+    func startTLSAndFolders() throws {
+        let server = try Dovecot()
+        try server.deliver(from: "A <a@example.org>", subject: "one")
+        try server.deliver(from: "L <l@example.org>", subject: "list mail", folder: "Lists")
+        try server.deliver(from: "L <l@example.org>", subject: "more list mail", folder: "Lists")
+        let source = IMAPSource(account: server.account(security: .startTLS, folders: ["INBOX", "Lists"]), password: server.passwordCommand)
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        drive(loop, source, 15, "1 + 2 unseen over STARTTLS") { $0.content == .count(3) && $0.description.hasSuffix("IDLE") }
+        #expect(source.reading.items?.items.count == 1, "only the watched folder's messages are listed")
+        // A change in INBOX recounts both folders.
+        try server.deliver(from: "B <b@example.org>", subject: "two")
+        drive(loop, source, 5, "four") { $0.content == .count(4) }
+        expectNoSecret(source, server)
+    }
+
+    @Test("A refused login: one clear error, a stale badge, no retry until a refresh")
+    func wrongPassword() throws {
+        let server = try Dovecot()
+        let source = IMAPSource(account: server.account(), password: .command(["/bin/echo", "not-the-password"]))
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        drive(loop, source, 15, "refused") { $0.error != nil && $0.isStale && $0.error?.contains("refused the login for alice") == true }
+        #expect(source.timeUntilDue == nil, "nothing is scheduled: no retry storm")
+        #expect(source.descriptors.isEmpty, "the connection is closed")
+        // Dovecot logs the failure when the connection ends: then nothing more comes.
+        _ = loop.run(atMost: 5) { server.log.ranges(of: "auth failed").count >= 1 }
+        _ = loop.run(atMost: 2) { false }
+        #expect(server.log.ranges(of: "auth failed").count == 1, "one login attempt: \(server.log)")
+        #expect(!"\(source.reading)".contains("not-the-password"))
+    }
+
+    @Test("Certificates: another host name, an unknown CA, a missing CA file: each a clear error naming the host and the reason")
+    func certificates() throws {
+        let server = try Dovecot()
+        let cases: [(IMAPAccount, String)] = [
+            (server.account(host: "127.0.0.1"), "the certificate of 127.0.0.1 is not trusted"),
+            (IMAPAccount(host: "localhost", port: server.imapsPort, user: "alice"), "the certificate of localhost is not trusted"),
+            (server.account(caFile: server.folder("missing.pem")), "cannot read the certificate authorities in"),
+        ]
+        for (account, expected) in cases {
+            let source = IMAPSource(account: account, password: server.passwordCommand)
+            let loop = SourceLoop(sources: [source])
+            loop.start()
+            drive(loop, source, 10, expected) { ($0.error ?? "").contains(expected) }
+            #expect(source.reading.content == nil, "never counted over an untrusted connection")
+            loop.stop()
+        }
+    }
+
+    @Test("Password commands that fail, hang or print nothing: a clear error each, and no retry until a refresh")
+    func passwordCommands() throws {
+        let server = try Dovecot()
+        let cases: [(IMAPPassword, String)] = [
+            (.command(["/bin/sh", "-c", "echo no such entry >&2; exit 3"]), "failed (exit status 3): no such entry"),
+            (.command(["/bin/sleep", "30"]), "took longer than"),
+            (.command(["/bin/true"]), "printed no password"),
+            (.command(["/nonexistent/pass"]), "cannot run the passwordCommand"),
+        ]
+        for (password, expected) in cases {
+            let source = IMAPSource(account: server.account(), password: password, timing: IMAPTiming(passwordCommand: 1))
+            let loop = SourceLoop(sources: [source])
+            loop.start()
+            drive(loop, source, 10, expected) { ($0.error ?? "").contains(expected) }
+            #expect(source.timeUntilDue == nil && source.descriptors.isEmpty, "\(expected): nothing runs or waits")
+            loop.stop()
+        }
+        // A refresh after the user fixed it reads the password again.
+        let source = IMAPSource(account: server.account(), password: .command(["/bin/sh", "-c", "cat \"$0\" 2>/dev/null || true", server.folder("pw")]))
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        drive(loop, source, 10, "no password yet") { ($0.error ?? "").contains("printed no password") }
+        try server.folder.write(server.password + "\n", to: "pw")
+        source.refresh()
+        drive(loop, source, 15, "counted after the refresh") { $0.content == .count(0) && $0.error == nil }
+    }
+
+    @Test("Dovecot killed: stale with the reason within a second, and the right count after it is back")
+    func serverRestart() throws {
+        let server = try Dovecot()
+        try server.deliver(from: "A <a@example.org>", subject: "one")
+        let source = IMAPSource(account: server.account(), password: server.passwordCommand)
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        drive(loop, source, 15, "one") { $0.content == .count(1) && $0.description.hasSuffix("IDLE") }
+        server.kill()
+        drive(loop, source, 2, "stale") { $0.isStale && ($0.error ?? "").contains("closed the connection") }
+        #expect(source.reading.content == .count(1), "the last count stays, stale")
+        try server.start()
+        try server.deliver(from: "B <b@example.org>", subject: "two")
+        try server.deliver(from: "C <c@example.org>", subject: "three")
+        try server.store("\\Deleted", uid: "1")
+        drive(loop, source, 20, "recounted after the restart") { $0.content == .count(2) && !$0.isStale }
+        expectNoSecret(source, server)
+    }
 }
