@@ -146,4 +146,81 @@ struct IMAPSourceTests {
         drive(loop, source, 20, "recounted after the restart") { $0.content == .count(2) && !$0.isStale }
         expectNoSecret(source, server)
     }
+
+    @Test("A connection cut by a proxy is found at once; one the proxy stalls without closing, within keepalive + reply")
+    func proxyFaults() throws {
+        let server = try Dovecot()
+        let proxy = try IMAPStandIn.proxy(to: server.imapsPort)
+        try server.deliver(from: "A <a@example.org>", subject: "one")
+        let timing = IMAPTiming(reply: 1, keepalive: 1)
+        let source = IMAPSource(account: server.account(port: proxy.port), password: server.passwordCommand, timing: timing)
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        drive(loop, source, 15, "one through the proxy") { $0.content == .count(1) && $0.description.hasSuffix("IDLE") }
+        proxy.signal(SIGUSR2)
+        var cut = SystemTime.monotonic
+        drive(loop, source, 2, "cut: stale") { $0.isStale && ($0.error ?? "").contains("closed the connection") }
+        #expect(SystemTime.monotonic - cut < 1, "a cut is seen at once")
+        try server.deliver(from: "B <b@example.org>", subject: "two")
+        drive(loop, source, 10, "two after reconnecting") { $0.content == .count(2) && !$0.isStale }
+        // Stalled: the keepalive's DONE gets no answer within the reply deadline.
+        drive(loop, source, 5, "idling again") { $0.description.hasSuffix("IDLE") }
+        proxy.signal(SIGUSR1)
+        cut = SystemTime.monotonic
+        drive(loop, source, 6, "stalled: stale") { $0.isStale && ($0.error ?? "").contains("did not answer within 1 s") }
+        #expect(SystemTime.monotonic - cut <= timing.keepalive + timing.reply + 0.5)
+        try server.deliver(from: "C <c@example.org>", subject: "three")
+        drive(loop, source, 10, "three on a new connection") { $0.content == .count(3) && !$0.isStale }
+        expectNoSecret(source, server)
+    }
+
+    @Test("A server that greets after 10 s is counted; the greeting deadline is stated")
+    func slowGreeting() throws {
+        let standIn = try IMAPStandIn.server("slow", delay: 10)
+        let account = IMAPAccount(host: "127.0.0.1", port: standIn.port, security: .cleartext, user: "alice")
+        let source = IMAPSource(account: account, password: .command(["/bin/echo", "pw"]))
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        drive(loop, source, 2, "waiting for the greeting") { $0.description.hasSuffix("connecting") && $0.error == nil }
+        drive(loop, source, 15, "counted after the late greeting") { $0.content == .count(3) }
+        #expect(source.reading.items?.items.first?.detail == "über")
+        // Past the greeting deadline, a clear error.
+        let late = try IMAPStandIn.server("slow", delay: 30)
+        let impatient = IMAPSource(account: IMAPAccount(host: "127.0.0.1", port: late.port, security: .cleartext, user: "alice"),
+                                   password: .command(["/bin/echo", "pw"]), timing: IMAPTiming(greeting: 1))
+        let second = SourceLoop(sources: [impatient])
+        second.start()
+        defer { second.stop() }
+        drive(second, impatient, 5, "greeting deadline") { ($0.error ?? "").contains("did not answer within 1 s (waiting for the greeting)") }
+    }
+
+    @Test("Stand-ins that send no IMAP, an endless line, a 2 GB literal or lists 10,000 deep: a clear error each, bounded memory")
+    func hostileServers() throws {
+        let cases = [("malformed", #"sent a line that is no IMAP response ("HTTP/1.1 400 Bad Request")"#), ("endless", "a response longer than 256 KiB"),
+                     ("literal", "a literal of 2000000000 bytes"), ("nested", "lists nested more than 32 deep")]
+        for (mode, expected) in cases {
+            let standIn = try IMAPStandIn.server(mode)
+            let account = IMAPAccount(host: "127.0.0.1", port: standIn.port, security: .cleartext, user: "alice")
+            let source = IMAPSource(account: account, password: .command(["/bin/echo", "pw"]))
+            let loop = SourceLoop(sources: [source])
+            loop.start()
+            drive(loop, source, 10, mode) { ($0.error ?? "").contains(expected) && $0.isStale }
+            #expect(source.timeUntilDue.map { $0 > 0 } == true, "\(mode): a retry is scheduled, with backoff")
+            loop.stop()
+        }
+    }
+
+    @Test("Cleartext is refused for a host off loopback; the port follows the security")
+    func cleartextAndPorts() {
+        #expect(IMAPAccount(host: "imap.example.org", user: "me").port == 993)
+        #expect(IMAPAccount(host: "imap.example.org", security: .startTLS, user: "me").port == 143)
+        let source = IMAPSource(account: IMAPAccount(host: "imap.example.org", security: .cleartext, user: "me"),
+                                password: .command(["/bin/echo", "pw"]))
+        source.start()
+        defer { source.stop() }
+        #expect(source.reading.error?.contains("cleartext IMAP is allowed only to a host on loopback") == true)
+        #expect(source.descriptors.isEmpty && source.timeUntilDue == nil)
+    }
 }

@@ -80,7 +80,10 @@ package struct IMAPResponse: Equatable, Sendable {
             if reader.peek == UInt8(ascii: "[") { code = try reader.bracketed() ; reader.skipSpace() }
             return IMAPResponse(kind: kind, status: status, code: code, text: reader.restText())
         }
-        guard kind == .untagged else { throw IMAPProtocolError("a tagged response without OK, NO or BAD") }
+        guard kind == .untagged else {
+            let line = String(decoding: bytes.prefix(48), as: UTF8.self).unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }
+            throw IMAPProtocolError("a line that is no IMAP response (\"\(String(String.UnicodeScalarView(line)))\")")
+        }
         reader.position = mark
         return IMAPResponse(kind: kind, values: try reader.values())
     }

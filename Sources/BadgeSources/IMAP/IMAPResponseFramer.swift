@@ -56,7 +56,7 @@ package struct IMAPResponseFramer {
         var digits = 0
         while start >= 0, (buffer[start] >= 48 && buffer[start] <= 57) || buffer[start] == UInt8(ascii: "+") {
             if buffer[start] != UInt8(ascii: "+") { digits += 1 }
-            if digits > 9 { return Int.max }
+            if digits > 18 { return Int.max }
             start -= 1
         }
         guard start >= 0, buffer[start] == UInt8(ascii: "{"), digits > 0 else { return nil }
