@@ -1,0 +1,120 @@
+@testable import BadgeSources
+import Testing
+
+/// IMAP's grammar and the conversation, without a server: framing with literals, the values, and
+/// the session's walk against scripted answers.
+@Suite("IMAP responses and the session")
+struct IMAPProtocolTests {
+    @Test("The framer cuts at CRLF, keeps literals whole across reads, and bounds a response")
+    func framing() throws {
+        var framer = IMAPResponseFramer()
+        let wire = Array("* 1 FETCH (UID 9 BODY[HEADER.FIELDS (FROM)] {11}\r\nFrom: a\r\n\r\n)\r\n* 2 EXISTS\r\n".utf8)
+        var responses: [[UInt8]] = []
+        for byte in wire { responses += try framer.append([byte]) }
+        #expect(responses.count == 2)
+        let fetch = try IMAPResponse.parse(responses[0])
+        #expect(fetch.dataName == "FETCH" && fetch.dataNumber == 1)
+        let fields = fetch.values[2].list ?? []
+        #expect(fields.count == 4 && fields[0].atom == "UID" && fields[2].atom == "BODY[HEADER.FIELDS (FROM)]")
+        #expect(fields[3] == .string(Array("From: a\r\n\r\n".utf8)))
+        #expect(try IMAPResponse.parse(responses[1]).dataName == "EXISTS")
+        var endless = IMAPResponseFramer()
+        #expect(throws: IMAPProtocolError.self) { _ = try endless.append([UInt8](repeating: 65, count: IMAPResponseFramer.maximumResponse + 1)) }
+        var huge = IMAPResponseFramer()
+        #expect(throws: IMAPProtocolError.self) { _ = try huge.append(Array("* 1 FETCH (BODY[] {99999999999}\r\n".utf8)) }
+    }
+
+    @Test("Status responses, codes, quoted strings with escapes, NIL and capabilities")
+    func parsing() throws {
+        let greeting = try IMAPResponse.parse(Array("* OK [CAPABILITY IMAP4rev1 IDLE AUTH=PLAIN] Dovecot ready.\r\n".utf8))
+        #expect(greeting.status == .ok && greeting.capabilities == ["IMAP4REV1", "IDLE", "AUTH=PLAIN"] && greeting.text == "Dovecot ready.")
+        let refused = try IMAPResponse.parse(Array("b3 NO [AUTHENTICATIONFAILED] Authentication failed.\r\n".utf8))
+        #expect(refused.kind == .tagged("b3") && refused.status == .no && refused.code == "AUTHENTICATIONFAILED")
+        let status = try IMAPResponse.parse(Array(#"* STATUS "Lists \"x\"" (UNSEEN 4 MESSAGES NIL)"#.utf8) + [13, 10])
+        #expect(status.values[1] == .string(Array(#"Lists "x""#.utf8)))
+        #expect(status.values[2] == .list([.atom("UNSEEN"), .atom("4"), .atom("MESSAGES"), .none]))
+        #expect(try IMAPResponse.parse(Array("+ idling\r\n".utf8)).kind == .continuation)
+        #expect(throws: IMAPProtocolError.self) { _ = try IMAPResponse.parse(Array("* SEARCH (1 2\r\n".utf8)) }
+        #expect(throws: IMAPProtocolError.self) { _ = try IMAPResponse.parse(Array("* SEARCH \"open\r\n".utf8)) }
+        #expect(throws: IMAPProtocolError.self) { _ = try IMAPResponse.parse(Array(("* SEARCH " + String(repeating: "(", count: 100)).utf8)) }
+    }
+
+    @Test("Strings in commands: quoting, modified UTF-7 folder names, base64")
+    func strings() {
+        #expect(IMAPString.quoted(#"a"b\c"#) == #""a\"b\\c""#)
+        #expect(IMAPString.quoted("line\nbreak") == nil)
+        #expect(IMAPString.mailbox("Entwürfe") == "\"Entw&APw-rfe\"")
+        #expect(IMAPString.mailbox("R&D") == "\"R&-D\"")
+        #expect(IMAPString.mailbox("台北") == "\"&U,BTFw-\"")
+        #expect(IMAPString.base64(Array("\0alice\0secret".utf8)) == "AGFsaWNlAHNlY3JldA==")
+    }
+
+    /// Feeds `lines` to `session` and returns the lines it sent.
+    func talk(_ session: IMAPSession, _ lines: [String]) throws -> (sent: [String], actions: [IMAPSession.Action]) {
+        var sent: [String] = [], all: [IMAPSession.Action] = []
+        for line in lines {
+            for action in session.receive(try IMAPResponse.parse(Array((line + "\r\n").utf8))) {
+                all.append(action)
+                if case .send(let bytes) = action { sent.append(String(decoding: bytes, as: UTF8.self).trimmingWhitespace()) }
+            }
+        }
+        return (sent, all)
+    }
+
+    @Test("The walk: SASL-IR login, ID, EXAMINE, UID SEARCH, headers with PEEK, IDLE; a change ends IDLE with DONE and a recount")
+    func walk() throws {
+        let account = IMAPAccount(host: "imap.example.org", user: "alice", folders: ["INBOX"])
+        let session = IMAPSession(account: account, password: Array("secret".utf8), isProtected: true)
+        var (sent, _) = try talk(session, ["* OK [CAPABILITY IMAP4rev1 SASL-IR AUTH=PLAIN ID IDLE] hi"])
+        #expect(sent == ["b1 AUTHENTICATE PLAIN AGFsaWNlAHNlY3JldA=="])
+        (sent, _) = try talk(session, ["b1 OK [CAPABILITY IMAP4rev1 ID IDLE] Logged in"])
+        #expect(sent == [#"b2 ID ("name" "BadgeKit")"#])
+        (sent, _) = try talk(session, ["* ID NIL", "b2 OK"])
+        #expect(sent == [#"b3 EXAMINE "INBOX""#])
+        (sent, _) = try talk(session, ["* 4 EXISTS", "* OK [UIDVALIDITY 42] ok", "b3 OK [READ-ONLY] done"])
+        #expect(sent == ["b4 UID SEARCH UNSEEN UNDELETED"])
+        (sent, _) = try talk(session, ["* SEARCH 3 7", "b4 OK"])
+        #expect(sent == ["b5 UID FETCH 7,3 (UID BODY.PEEK[HEADER.FIELDS (FROM SUBJECT DATE MESSAGE-ID)])"])
+        var actions: [IMAPSession.Action]
+        (sent, actions) = try talk(session, ["* 2 FETCH (UID 3 BODY[HEADER.FIELDS (FROM SUBJECT DATE MESSAGE-ID)] {9}\r\nFrom: a\r\n)",
+                                             "* 3 FETCH (UID 7 BODY[HEADER.FIELDS (FROM SUBJECT DATE MESSAGE-ID)] \"From: b\")", "b5 OK"])
+        #expect(sent == ["b6 IDLE"])
+        guard case .counted(let count)? = actions.first else { Issue.record("no count: \(actions)"); return }
+        #expect(count.total == 2 && count.uidValidity == 42 && count.messages.map(\.uid) == [7, 3])
+        (_, actions) = try talk(session, ["+ idling"])
+        #expect(actions == [.idling] && session.isIdling)
+        (_, actions) = try talk(session, ["* 5 EXISTS"])
+        #expect(actions == [.changed])
+        #expect(session.recount() == [.send(Array("DONE\r\n".utf8))])
+        (sent, _) = try talk(session, ["b6 OK Idle completed"])
+        #expect(sent == ["b7 UID SEARCH UNSEEN UNDELETED"])
+        // The headers already read are not fetched again: only the new message's.
+        (sent, _) = try talk(session, ["* SEARCH 3 7 8", "b7 OK"])
+        #expect(sent == ["b8 UID FETCH 8 (UID BODY.PEEK[HEADER.FIELDS (FROM SUBJECT DATE MESSAGE-ID)])"])
+    }
+
+    @Test("LOGIN without AUTH=PLAIN; a refused login is an authentication failure; BYE ends it; a stray tag is a protocol error")
+    func failures() throws {
+        let account = IMAPAccount(host: "h", user: "al\"ice", folders: ["INBOX"])
+        var session = IMAPSession(account: account, password: Array("p\\w".utf8), isProtected: true)
+        var (sent, actions) = try talk(session, ["* OK [CAPABILITY IMAP4rev1] hi"])
+        #expect(sent == [#"b1 LOGIN "al\"ice" "p\\w""#])
+        (_, actions) = try talk(session, ["b1 NO [AUTHENTICATIONFAILED] Authentication failed."])
+        #expect(actions == [.failed(.authentication("h refused the login for al\"ice: Authentication failed."))])
+        session = IMAPSession(account: account, password: [], isProtected: true)
+        (_, actions) = try talk(session, ["* BYE server shutting down"])
+        #expect(actions == [.failed(.server("h closed the connection: server shutting down"))])
+        session = IMAPSession(account: account, password: [], isProtected: true)
+        (_, actions) = try talk(session, ["* OK [CAPABILITY IMAP4rev1 LOGINDISABLED] hi"])
+        guard case .failed(.protocolError)? = actions.first else { Issue.record("\(actions)"); return }
+        session = IMAPSession(account: IMAPAccount(host: "h", security: .startTLS, user: "a"), password: [], isProtected: false)
+        (sent, _) = try talk(session, ["* OK [CAPABILITY IMAP4rev1 STARTTLS LOGINDISABLED] hi"])
+        #expect(sent == ["b1 STARTTLS"])
+        (_, actions) = try talk(session, ["b1 OK Begin TLS"])
+        #expect(actions == [.startTLS])
+        #expect(session.tlsEstablished() == [.send(Array("b2 CAPABILITY\r\n".utf8))])
+        (_, actions) = try talk(session, ["z9 OK what"])
+        guard case .failed(.protocolError)? = actions.first else { Issue.record("\(actions)"); return }
+        _ = sent
+    }
+}
