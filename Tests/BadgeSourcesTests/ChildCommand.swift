@@ -23,6 +23,11 @@ func runToEnd(_ arguments: [String], environment: [String: String] = [:], timeou
 
 /// Runs a Python 3 script (Debian's python3, for the `mailbox` module and a fast start).
 func python(_ script: String, _ arguments: String..., environment: [String: String] = [:]) throws {
+    try python(script, arguments: arguments, environment: environment)
+}
+
+/// Runs a Python 3 script with `arguments` as sys.argv[1:].
+func python(_ script: String, arguments: [String], environment: [String: String] = [:]) throws {
     let interpreter = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3"
     try runToEnd([interpreter, "-c", script] + arguments, environment: environment)
 }

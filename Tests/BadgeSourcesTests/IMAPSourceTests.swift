@@ -223,4 +223,101 @@ struct IMAPSourceTests {
         #expect(source.reading.error?.contains("cleartext IMAP is allowed only to a host on loopback") == true)
         #expect(source.descriptors.isEmpty && source.timeUntilDue == nil)
     }
+
+    @Test("The password from the Secret Service: a real gnome-keyring-daemon on the test's own bus; a missing item and a missing service are clear errors",
+          .enabled(if: SecretServiceBus.isAvailable, "needs dbus-daemon, gnome-keyring and libsecret-tools"))
+    func secretService() throws {
+        let server = try Dovecot()
+        try server.deliver(from: "A <a@example.org>", subject: "one")
+        let keyring = try SecretServiceBus()
+        // No keyring yet on the bus: a clear error, and nothing retried.
+        let early = IMAPSource(account: server.account(), password: .secretService(["service": "imap", "user": "alice"]),
+                               sessionBusAddress: keyring.address)
+        let first = SourceLoop(sources: [early])
+        first.start()
+        drive(first, early, 10, "no Secret Service") { ($0.error ?? "").contains("no Secret Service answers on the session bus") }
+        #expect(early.timeUntilDue == nil)
+        first.stop()
+        try keyring.startKeyring()
+        try keyring.store(server.password, attributes: ["service": "imap", "user": "alice"])
+        let source = IMAPSource(account: server.account(), password: .secretService(["service": "imap", "user": "alice"]),
+                                sessionBusAddress: keyring.address)
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        drive(loop, source, 15, "counted with the keyring's password") { $0.content == .count(1) && $0.error == nil }
+        expectNoSecret(source, server)
+        let missing = IMAPSource(account: server.account(), password: .secretService(["service": "imap", "user": "bob"]),
+                                 sessionBusAddress: keyring.address)
+        let other = SourceLoop(sources: [missing])
+        other.start()
+        defer { other.stop() }
+        drive(other, missing, 10, "no such item") { ($0.error ?? "").contains("has no item service=imap user=bob") }
+    }
+}
+
+/// A private session bus (dbus-daemon) and, once asked, an unlocked gnome-keyring-daemon on it,
+/// with their own HOME and XDG_RUNTIME_DIR: nothing touches the user's keyring.
+final class SecretServiceBus {
+    static let isAvailable = ["/usr/bin/dbus-daemon", "/usr/bin/gnome-keyring-daemon", "/usr/bin/secret-tool"].allSatisfy { (path: String) in access(path, X_OK) == 0 }
+    let folder: TemporaryFolder
+    let address: String
+    private var bus: ChildRun?
+    private var keyring: ChildRun?
+    private var environment: [String: String] {
+        ["DBUS_SESSION_BUS_ADDRESS": address, "HOME": folder.path, "XDG_RUNTIME_DIR": folder("run"),
+         "XDG_DATA_HOME": folder("data"), "XDG_CONFIG_HOME": folder("config")]
+    }
+
+    init() throws {
+        folder = try TemporaryFolder()
+        mkdir(folder("run"), 0o700)
+        address = "unix:path=\(folder("bus"))"
+        // A config of its own: no service activation, so nothing is started with the user's HOME.
+        try folder.write("""
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>\(address)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """, to: "bus.conf")
+        bus = ChildRun(arguments: ["/usr/bin/dbus-daemon", "--config-file=\(folder("bus.conf"))", "--nofork", "--nopidfile"],
+                       timeLimit: 600, outputLimit: 1 << 16)
+        try python("""
+        import os, sys, time
+        end = time.monotonic() + 10
+        while not os.path.exists(sys.argv[1]):
+            if time.monotonic() > end: sys.exit("the bus never listened")
+            time.sleep(0.02)
+        """, folder("bus"))
+    }
+
+    func startKeyring() throws {
+        keyring = ChildRun(arguments: ["/bin/sh", "-c", "printf pw | exec /usr/bin/gnome-keyring-daemon --unlock --components=secrets --foreground"],
+                           environment: environment.mapValues { Optional($0) }, timeLimit: 600, outputLimit: 1 << 16)
+    }
+
+    /// Stores `secret` under `attributes` with secret-tool, retried until the keyring is on the bus (at most 10 s).
+    func store(_ secret: String, attributes: [String: String]) throws {
+        let pairs = attributes.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
+        try python("""
+        import subprocess, sys, time
+        end = time.monotonic() + 10
+        while subprocess.run(["secret-tool", "store", "--label=mail"] + sys.argv[2:], input=sys.argv[1].encode()).returncode != 0:
+            if time.monotonic() > end: sys.exit("secret-tool store never succeeded")
+            time.sleep(0.1)
+        """, arguments: [secret] + pairs, environment: environment)
+    }
+
+    deinit {
+        keyring?.cancel()
+        bus?.cancel()
+    }
 }

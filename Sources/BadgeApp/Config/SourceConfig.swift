@@ -26,7 +26,7 @@ enum SourceConfig: Sendable, Equatable {
     /// Every application's launcher count (`"launcher": "*"`).
     case launchers
     case command(arguments: [String], interval: Double?, timeout: Double)
-    /// An IMAP account (`"imap"`), its password from a command, never from the file.
+    /// An IMAP account (`"imap"`), its password from a command or the Secret Service, never from the file.
     case imap(account: IMAPAccount, password: IMAPPassword, timing: IMAPTiming, open: [String]?)
 
     /// The kind's name in `state` ("maildir", "notifications" …).
@@ -161,7 +161,18 @@ enum SourceConfig: Sendable, Equatable {
                 guard !words.isEmpty else { throw fail("\(at).password.command", "expected a program and its arguments") }
                 password = .command(words)
             default:
-                throw fail("\(at).password", "expected {\"command\": [\"pass\", \"show\", \"mail\"]}: a program that prints the password")
+                guard case .object(let entries)? = value["password"]?["secretService"] else {
+                    throw fail("\(at).password", "expected {\"command\": [\"pass\", \"show\", \"mail\"]} or {\"secretService\": {\"service\": \"imap\", \"user\": \"me\"}}")
+                }
+                var attributes: [String: String] = [:]
+                for (key, entry) in entries {
+                    guard case .string(let text) = entry, !key.isEmpty else { throw fail("\(at).password.secretService.\(key)", "expected a string") }
+                    attributes[key] = text
+                }
+                guard !attributes.isEmpty, attributes.count <= 16 else {
+                    throw fail("\(at).password.secretService", "expected 1 to 16 attributes, as secret-tool stores them")
+                }
+                password = .secretService(attributes)
             }
         case .string?:
             throw fail("\(at).password", "a password never goes in the config file; give {\"command\": [\"pass\", \"show\", \"mail\"]}")

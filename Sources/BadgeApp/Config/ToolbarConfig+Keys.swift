@@ -24,7 +24,7 @@ extension ToolbarConfig {
                 "command": .anything, "interval": .anything, "timeout": .anything,
                 "imap": .object(["host": .anything, "port": .anything, "security": .anything, "user": .anything,
                                  "folders": .anything, "caFile": .anything, "keepalive": .anything, "timeout": .anything,
-                                 "password": .object(["command": .anything])]),
+                                 "password": .object(["command": .anything, "secretService": .anything])]),
             ]),
             "click": .object(["run": .anything, "raise": .anything, "launch": .anything, "count": .anything]),
             "doNotDisturb": .anything,

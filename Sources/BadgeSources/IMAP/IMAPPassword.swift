@@ -3,6 +3,9 @@ public enum IMAPPassword: Equatable, Sendable {
     /// A program that prints the password on its first line (`["pass", "show", "mail"]`), run
     /// without a shell, with a time limit, as mbsync's `PassCmd` and aerc's `source-cred-cmd`.
     case command([String])
+    /// The Secret Service (GNOME Keyring, KeePassXC): the unlocked item with these attributes, as
+    /// `secret-tool store --label=mail service imap user me` stores it.
+    case secretService([String: String])
 }
 
 /// How long an IMAP source waits, and how often it checks a quiet connection.
@@ -17,7 +20,7 @@ public struct IMAPTiming: Equatable, Sendable {
     /// finds a server gone silent (at most ``keepalive`` + ``reply`` seconds), far inside the
     /// 29 minutes RFC 2177 allows. Also the poll interval for a server without IDLE.
     public var keepalive: Double
-    /// Seconds the password command may take.
+    /// Seconds the password command (or the Secret Service) may take.
     public var passwordCommand: Double
 
     /// The defaults: 15 s to connect, 30 s to greet, 20 s per answer, a keepalive every 4 min,

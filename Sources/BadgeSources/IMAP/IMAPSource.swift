@@ -32,8 +32,10 @@ public final class IMAPSource: BadgeSource {
     private let passwordSource: IMAPPassword
     private let timing: IMAPTiming
     private let open: [String]?
+    private let sessionBusAddress: String?
     private var password: [UInt8]?
     private var passwordRun: ChildRun?
+    private var secretLookup: SecretServiceLookup?
     private var tlsContext: TLSContext?
     private var connection: IMAPConnection?
     private var session: IMAPSession?
@@ -61,7 +63,10 @@ public final class IMAPSource: BadgeSource {
     ///   - password: where the password comes from.
     ///   - timing: the deadlines and the keepalive.
     ///   - open: the command an item runs ({uid}, {folder} and {message-id} replaced), if any.
-    public init(account: IMAPAccount, password: IMAPPassword, timing: IMAPTiming = IMAPTiming(), open: [String]? = nil) {
+    ///   - sessionBusAddress: the session bus of the Secret Service; by default `DBUS_SESSION_BUS_ADDRESS`.
+    public init(account: IMAPAccount, password: IMAPPassword, timing: IMAPTiming = IMAPTiming(), open: [String]? = nil,
+                sessionBusAddress: String? = nil) {
+        self.sessionBusAddress = sessionBusAddress
         self.account = account
         self.passwordSource = password
         self.timing = timing
@@ -83,7 +88,7 @@ public final class IMAPSource: BadgeSource {
     }
 
     public var descriptors: [Int32] {
-        var out = passwordRun?.descriptors ?? []
+        var out = (passwordRun?.descriptors ?? []) + (secretLookup?.descriptors ?? [])
         if let fd = connection?.descriptor, fd >= 0 { out.append(fd) }
         return out
     }
@@ -101,6 +106,11 @@ public final class IMAPSource: BadgeSource {
             finishPasswordRun()
             return
         }
+        if let lookup = secretLookup, lookup.descriptors.contains(descriptor) {
+            lookup.handle(readable: descriptor)
+            finishSecretLookup()
+            return
+        }
         guard let connection, descriptor == connection.descriptor else { return }
         process(connection.handleReadable())
     }
@@ -114,7 +124,7 @@ public final class IMAPSource: BadgeSource {
     public var timeUntilDue: Double? {
         let now = SystemTime.monotonic
         let due = [stepDeadline, retryAt, recountAt, keepaliveAt].compactMap { $0 }.min().map { $0 - now }
-        return [due, passwordRun?.timeUntilDue].compactMap { $0 }.min()
+        return [due, passwordRun?.timeUntilDue, secretLookup?.timeUntilDue].compactMap { $0 }.min()
     }
 
     public func handleDeadline() {
@@ -123,6 +133,10 @@ public final class IMAPSource: BadgeSource {
         if let run = passwordRun, let due = run.timeUntilDue, due <= 0 {
             run.handleDeadline()
             finishPasswordRun()
+        }
+        if let lookup = secretLookup, let due = lookup.timeUntilDue, due <= 0 {
+            lookup.handleDeadline()
+            finishSecretLookup()
         }
         if let stepDeadline, now >= stepDeadline {
             self.stepDeadline = nil
@@ -164,6 +178,8 @@ public final class IMAPSource: BadgeSource {
     public func stop() {
         passwordRun?.cancel()
         passwordRun = nil
+        secretLookup?.cancel()
+        secretLookup = nil
         connection?.close()
         connection = nil
         session = nil
@@ -190,6 +206,25 @@ public final class IMAPSource: BadgeSource {
             update(words: "reading the password")
             passwordRun = ChildRun(arguments: expanded, timeLimit: timing.passwordCommand, outputLimit: 4096)
             finishPasswordRun()
+        case .secretService(let attributes):
+            update(words: "reading the password from the Secret Service")
+            secretLookup = SecretServiceLookup(address: sessionBusAddress ?? Environment.value("DBUS_SESSION_BUS_ADDRESS"), attributes: attributes,
+                                               timeLimit: timing.passwordCommand)
+            finishSecretLookup()
+        }
+    }
+
+    private func finishSecretLookup() {
+        guard let lookup = secretLookup, let outcome = lookup.outcome else { return }
+        secretLookup = nil
+        switch outcome {
+        case .success(var bytes):
+            password = bytes
+            resetBytes(&bytes)
+            connect()
+        case .failure(let failure):
+            waitsForUser = true
+            update(error: failure.description)
         }
     }
 
