@@ -2,88 +2,50 @@ import BadgeIO
 @testable import BadgeSources
 import Glibc
 
-/// A private Dovecot (Debian's dovecot-imapd) for one test: its own folder, config, passwd-file
-/// user `alice`, a self-signed certificate for `localhost` made by openssl, free loopback ports
-/// for IMAPS and IMAP (STARTTLS), IDLE's "Still here" every 3 s. Run as root (CI), the login and
-/// mail processes take Dovecot's own users. Stopped (SIGTERM, then SIGKILL) when released.
+/// A private Dovecot (Debian's dovecot-imapd) for one test, set up by the fixture imap-server.py:
+/// its own folder, config, passwd-file user `alice`, a self-signed certificate for `localhost`,
+/// free loopback ports for IMAPS and IMAP (STARTTLS), IDLE's "Still here" every 3 s. Stopped
+/// (SIGTERM, then SIGKILL) when released.
 final class Dovecot {
     static let isAvailable = access("/usr/sbin/dovecot", X_OK) == 0 && access("/usr/bin/openssl", X_OK) == 0
+    /// Tests/EndToEndTests/Fixtures/imap-server.py: the server's setup and the second client, shared with the end-to-end tests.
+    static let fixture = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(2).joined(separator: "/")
+        + "/EndToEndTests/Fixtures/imap-server.py"
     let folder: TemporaryFolder
     let imapsPort: Int
     let imapPort: Int
-    let password = "s3cret-\(getpid())-Pw"
+    let password: String
     var caFile: String { folder("cert.pem") }
     private var server: ChildRun?
 
     init() throws {
         folder = try TemporaryFolder()
-        let ports = try freePorts(2)
+        try Self.script("setup", folder.path)
+        let ports = Self.read(folder("ports")).split(separator: " ").compactMap { Int($0) }
+        guard ports.count == 2 else { throw TestFailure("imap-server.py setup wrote no ports") }
         imapsPort = ports[0]
         imapPort = ports[1]
-        let d = folder.path
-        chmod(d, 0o755)
-        for sub in ["run", "state", "home"] { mkdir(folder(sub), 0o755) }
-        try runToEnd(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
-                      "-addext", "subjectAltName=DNS:localhost", "-days", "2", "-keyout", folder("key.pem"), "-out", caFile])
-        let root = getuid() == 0
-        let user = root ? "dovecot" : String(cString: getpwuid(getuid()).pointee.pw_name)
-        let group = root ? "dovecot" : String(cString: getgrgid(getgid()).pointee.gr_name)
-        if root { try runToEnd(["chown", "dovecot:dovecot", folder("home")]) }
-        try folder.write("alice:{PLAIN}\(password)::::::\n", to: "passwd")
-        try folder.write("""
-        protocols = imap
-        listen = 127.0.0.1
-        base_dir = \(d)/run
-        state_dir = \(d)/state
-        log_path = \(d)/dovecot.log
-        default_internal_user = \(user)
-        default_internal_group = \(group)
-        default_login_user = \(root ? "dovenull" : user)
-        first_valid_uid = 1
-        ssl = yes
-        ssl_cert = <\(d)/cert.pem
-        ssl_key = <\(d)/key.pem
-        ssl_min_protocol = TLSv1.2
-        disable_plaintext_auth = no
-        passdb {
-          driver = passwd-file
-          args = scheme=PLAIN username_format=%u \(d)/passwd
-        }
-        userdb {
-          driver = static
-          args = uid=\(user) gid=\(group) home=\(d)/home/%u
-        }
-        mail_location = maildir:~/Maildir
-        service imap-login {
-          chroot =
-          inet_listener imap {
-            port = \(imapPort)
-          }
-          inet_listener imaps {
-            port = \(imapsPort)
-            ssl = yes
-          }
-        }
-        service anvil {
-          chroot =
-        }
-        service stats {
-          chroot =
-        }
-        imap_idle_notify_interval = 3 secs
-
-        """, to: "dovecot.conf")
+        password = Self.read(folder("password"))
         try start()
     }
 
     deinit { stop() }
 
+    private func read(_ name: String) -> String { Self.read(folder(name)) }
+
+    private static func read(_ path: String) -> String {
+        (try? BoundedRead.prefix(of: path, limit: 4096)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    private static func script(_ arguments: String...) throws {
+        try runToEnd(["/usr/bin/python3", fixture] + arguments)
+    }
+
     /// Starts the server and waits (at most 10 s) until both ports accept.
     func start() throws {
         unlink(folder("run/master.pid"))
         server = ChildRun(arguments: ["/usr/sbin/dovecot", "-F", "-c", folder("dovecot.conf")], timeLimit: 3600, outputLimit: 1 << 20)
-        try waitForPort(imapsPort)
-        try waitForPort(imapPort)
+        try Self.script("wait", folder.path)
     }
 
     /// Kills the server (SIGKILL to its process group: no goodbye to the clients).
@@ -110,42 +72,14 @@ final class Dovecot {
         }
     }
 
-    private func waitForPort(_ port: Int) throws {
-        try python("""
-        import socket, sys, time
-        end = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close(); break
-            except OSError:
-                if time.monotonic() > end: sys.exit("port %s never accepted" % sys.argv[1])
-                time.sleep(0.05)
-        """, String(port))
-    }
-
-    /// Runs `script` (Python) with `c`, a logged-in imaplib connection with INBOX selected.
-    func client(_ script: String) throws {
-        try python("""
-        import imaplib, ssl, sys
-        c = imaplib.IMAP4_SSL("localhost", int(sys.argv[1]), ssl_context=ssl.create_default_context(cafile=sys.argv[2]))
-        c.login("alice", sys.argv[3])
-        c.select("INBOX")
-        \(script)
-        c.logout()
-        """, String(imapsPort), caFile, password)
-    }
-
     /// Appends a message from `from` with `subject` (raw header text, encoded words allowed), seen or not.
     func deliver(from: String, subject: String, seen: Bool = false, folder box: String = "INBOX") throws {
-        try client("""
-        c.create("\(box)")
-        c.append("\(box)", \(seen ? #"r"(\Seen)""# : "None"), None, ("From: \(from)\\r\\nSubject: \(subject)\\r\\nDate: Thu, 03 Dec 2026 06:00:00 +0000\\r\\nMessage-ID: <%d@example.org>\\r\\n\\r\\nbody\\r\\n" % __import__("random").randrange(1 << 30)).encode())
-        """)
+        try Self.script("deliver", folder.path, from, subject, seen ? "seen" : "unseen", box)
     }
 
-    /// Marks every message of INBOX seen (`flags`: "\\\\Seen") or deleted.
+    /// Adds `flags` ("\\Seen", "\\Deleted") to the messages `uid` of INBOX.
     func store(_ flags: String, uid: String = "1:*") throws {
-        try client(#"c.uid("STORE", "\#(uid)", "+FLAGS.SILENT", r"(\#(flags))")"#)
+        try Self.script("store", folder.path, flags, uid)
     }
 
     /// The account, as the tests give it to IMAPSource.
@@ -156,7 +90,7 @@ final class Dovecot {
     }
 
     /// A password command that prints the password.
-    var passwordCommand: IMAPPassword { .command(["/bin/sh", "-c", "printf '%s\\n' \"$0\"", password]) }
+    var passwordCommand: IMAPPassword { .command(["/bin/cat", folder("password")]) }
 
     /// The server's log (for a failure's message).
     var log: String { (try? BoundedRead.prefix(of: folder("dovecot.log"), limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? "" }

@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+"""A private Dovecot for BadgeKit's IMAP tests, and a client (imaplib) that changes its mail.
+
+    imap-server.py setup FOLDER        config, passwd-file user alice, a self-signed certificate
+                                       for localhost (FOLDER/cert.pem), two free loopback ports
+                                       written to FOLDER/ports ("IMAPS IMAP"), the password to
+                                       FOLDER/password; start with: dovecot -F -c FOLDER/dovecot.conf
+    imap-server.py deliver FOLDER FROM SUBJECT [seen] [BOX]
+    imap-server.py store FOLDER FLAGS [UIDS]    e.g. '\\Seen' or '\\Deleted' (UIDS: 1:*)
+    imap-server.py expunge FOLDER
+    imap-server.py wait FOLDER         until both ports accept (at most 10 s)
+
+Run as root (CI), the login and mail processes take Dovecot's own users (dovenull, dovecot).
+"""
+import grp, imaplib, os, pwd, random, shutil, socket, ssl, subprocess, sys, time
+
+def setup(d):
+    for sub in ("run", "state", "home"):
+        os.makedirs(os.path.join(d, sub), exist_ok=True)
+    os.chmod(d, 0o755)
+    socks = [socket.socket() for _ in range(2)]
+    for s in socks:
+        s.bind(("127.0.0.1", 0))
+    imaps, imap = (s.getsockname()[1] for s in socks)
+    for s in socks:
+        s.close()
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost", "-days", "2",
+                    "-keyout", os.path.join(d, "key.pem"), "-out", os.path.join(d, "cert.pem")],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    root = os.getuid() == 0
+    user = "dovecot" if root else pwd.getpwuid(os.getuid()).pw_name
+    group = "dovecot" if root else grp.getgrgid(os.getgid()).gr_name
+    if root:
+        shutil.chown(os.path.join(d, "home"), "dovecot", "dovecot")
+    password = "s3cret-%d-Pw" % random.randrange(1 << 30)
+    with open(os.path.join(d, "passwd"), "w") as f:
+        f.write("alice:{PLAIN}%s::::::\n" % password)
+    with open(os.path.join(d, "password"), "w") as f:
+        f.write(password)
+    with open(os.path.join(d, "ports"), "w") as f:
+        f.write("%d %d" % (imaps, imap))
+    with open(os.path.join(d, "dovecot.conf"), "w") as f:
+        f.write(f"""protocols = imap
+listen = 127.0.0.1
+base_dir = {d}/run
+state_dir = {d}/state
+log_path = {d}/dovecot.log
+default_internal_user = {user}
+default_internal_group = {group}
+default_login_user = {"dovenull" if root else user}
+first_valid_uid = 1
+ssl = yes
+ssl_cert = <{d}/cert.pem
+ssl_key = <{d}/key.pem
+ssl_min_protocol = TLSv1.2
+disable_plaintext_auth = no
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u {d}/passwd
+}}
+userdb {{
+  driver = static
+  args = uid={user} gid={group} home={d}/home/%u
+}}
+mail_location = maildir:~/Maildir
+service imap-login {{
+  chroot =
+  inet_listener imap {{
+    port = {imap}
+  }}
+  inet_listener imaps {{
+    port = {imaps}
+    ssl = yes
+  }}
+}}
+service anvil {{
+  chroot =
+}}
+service stats {{
+  chroot =
+}}
+imap_idle_notify_interval = 3 secs
+""")
+
+def client(d):
+    imaps = int(open(os.path.join(d, "ports")).read().split()[0])
+    c = imaplib.IMAP4_SSL("localhost", imaps, ssl_context=ssl.create_default_context(cafile=os.path.join(d, "cert.pem")))
+    c.login("alice", open(os.path.join(d, "password")).read())
+    return c
+
+def main():
+    command, d = sys.argv[1], os.path.abspath(sys.argv[2])
+    if command == "setup":
+        setup(d)
+    elif command == "wait":
+        end = time.monotonic() + 10
+        for port in map(int, open(os.path.join(d, "ports")).read().split()):
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    if time.monotonic() > end:
+                        sys.exit("port %d never accepted" % port)
+                    time.sleep(0.05)
+    elif command == "deliver":
+        sender, subject = sys.argv[3], sys.argv[4]
+        seen = len(sys.argv) > 5 and sys.argv[5] == "seen"
+        box = sys.argv[6] if len(sys.argv) > 6 else "INBOX"
+        c = client(d)
+        c.create(box)
+        raw = ("From: %s\r\nSubject: %s\r\nDate: Thu, 03 Dec 2026 06:00:00 +0000\r\nMessage-ID: <%d@example.org>\r\n\r\nbody\r\n"
+               % (sender, subject, random.randrange(1 << 30))).encode()
+        typ, data = c.append(box, r"(\Seen)" if seen else None, None, raw)
+        if typ != "OK":
+            sys.exit("APPEND: %s %s" % (typ, data))
+        c.logout()
+    elif command == "store":
+        c = client(d)
+        c.select("INBOX")
+        uids = sys.argv[4] if len(sys.argv) > 4 else "1:*"
+        typ, data = c.uid("STORE", uids, "+FLAGS.SILENT", "(%s)" % sys.argv[3])
+        if typ != "OK":
+            sys.exit("STORE: %s %s" % (typ, data))
+        c.logout()
+    elif command == "expunge":
+        c = client(d)
+        c.select("INBOX")
+        c.expunge()
+        c.logout()
+    else:
+        sys.exit("unknown command " + command)
+
+main()
