@@ -1,0 +1,141 @@
+import BadgeCore
+import BadgeControl
+import Glibc
+import Testing
+import XvfbHarness
+
+/// badge-demo's mail button bound to a real Dovecot over TLS (issue 30): explain, `state` and the
+/// logs without the password, the window answering while the server is gone, and a stop of the
+/// whole app for 60 s (a suspend's stand-in) with mail delivered and deleted meanwhile.
+@Suite("E2E: an IMAP account on the mail button", .endToEnd(minutes: 4),
+       .enabled(if: access("/usr/sbin/dovecot", X_OK) == 0 && access("/usr/bin/openssl", X_OK) == 0, "needs dovecot-imapd and openssl"))
+struct IMAPEndToEndTests {
+    /// A private Dovecot, set up and changed by Fixtures/imap-server.py.
+    final class Server {
+        static let fixture = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            + "/Fixtures/imap-server.py"
+        let folder: String
+        let port: Int
+        let password: String
+        private var process: ChildProcess?
+
+        init(_ name: String) throws {
+            folder = try Artifacts.path(for: "imap-\(name)-\(getpid())")
+            removeTree(folder)
+            #expect(mkdir(folder, 0o755) == 0)
+            try Self.run("setup", folder)
+            port = Int(Self.read(folder + "/ports").split(separator: " ").first ?? "") ?? 0
+            password = Self.read(folder + "/password")
+            try start()
+        }
+
+        deinit {
+            stop()
+            removeTree(folder)
+        }
+
+        static func read(_ path: String) -> String {
+            guard let file = fopen(path, "r") else { return "" }
+            defer { fclose(file) }
+            var buffer = [CChar](repeating: 0, count: 256)
+            return fgets(&buffer, Int32(buffer.count), file) != nil ? String(cString: buffer) : ""
+        }
+
+        static func run(_ arguments: String...) throws {
+            let python = try ChildProcess(executable: "/usr/bin/python3", arguments: [fixture] + arguments, stdin: .null)
+            let end = python.waitForExit(timeout: 30)
+            guard end == .exited(0) else { throw HarnessError("imap-server.py \(arguments.first ?? ""): \(String(describing: end)) \(python.stderrText)") }
+        }
+
+        func start() throws {
+            unlink(folder + "/run/master.pid")
+            process = try ChildProcess(executable: "/usr/sbin/dovecot", arguments: ["-F", "-c", folder + "/dovecot.conf"], stdin: .null,
+                                   ownProcessGroup: true)
+            try Self.run("wait", folder)
+        }
+
+        func stop() {
+            process?.killGroup(SIGKILL)
+            process?.waitForExit(timeout: 5)
+            process = nil
+        }
+
+        func deliver(_ from: String, _ subject: String) throws { try Self.run("deliver", folder, from, subject) }
+
+        /// The config line of the mail button, its password read by a command from the server's folder.
+        func config(keepalive: Int = 2) -> String {
+            #"{"buttons": [{"id": "mail", "icon": "mail", "label": "Mail", "source": {"imap": {"host": "localhost", "port": \#(port), "user": "alice", "caFile": "\#(folder)/cert.pem", "keepalive": \#(keepalive), "timeout": 2, "password": {"command": ["cat", "\#(folder)/password"]}}}}, {"id": "bell", "icon": "bell"}]}"#
+        }
+    }
+
+    func launch(_ server: Server, _ name: String) throws -> DemoSession {
+        let config = server.folder + "/config.json"
+        let file = fopen(config, "w")
+        fputs(server.config(), file)
+        fclose(file)
+        return try DemoSession(name, arguments: ["--config", config, "--no-state"])
+    }
+
+    @Test("Counted over TLS and IDLE; explain says from where, IDLE and how long ago; the password is in no output")
+    func countsAndExplains() throws {
+        let server = try Server("explain")
+        try server.deliver("Alice <a@example.org>", "one")
+        try server.deliver("Bob <b@example.org>", "two")
+        let s = try launch(server, "imap-explain")
+        var state = try SourceBindingTests.waitFor(s, timeout: 15, "two unseen") { try $0.button("mail").count == 2 }
+        try s.command("explain mail")
+        let explained = try s.app.readEvent(named: "explain", timeout: 10)
+        let text = explained["text"]?.string ?? ""
+        #expect(text.hasPrefix("Mail, 2 unread: Alice, Bob, from alice@localhost:\(server.port) INBOX, IDLE, ") && text.hasSuffix(" s ago"), "\(text)")
+        #expect(explained["items"]?.array?.count == 2, "\(explained)")
+        try server.deliver("Carol <c@example.org>", "three")
+        state = try SourceBindingTests.waitFor(s, timeout: 5, "three") { try $0.button("mail").count == 3 }
+        #expect(try state.button("mail").json["source"]?["kind"]?.string == "imap")
+        #expect(!state.buttons.map { "\($0.json)" }.joined().contains(server.password) && !text.contains(server.password))
+        #expect(!s.app.stderrText.contains(server.password))
+    }
+
+    @Test("Dovecot gone: the badge goes stale with the reason while clicks still count; back, the count is right")
+    func serverGone() throws {
+        let server = try Server("gone")
+        try server.deliver("Alice <a@example.org>", "one")
+        let s = try launch(server, "imap-gone")
+        _ = try SourceBindingTests.waitFor(s, timeout: 15, "one") { try $0.button("mail").count == 1 }
+        server.stop()
+        let stale = try SourceBindingTests.waitFor(s, timeout: 5, "stale") { try $0.button("mail").json["confidence"]?.string == "stale" }
+        let description = try stale.button("mail").description
+        #expect(description.contains("not up to date"), "\(description)")
+        try s.click(MouseButton.left, on: "bell")
+        try s.click(MouseButton.left, on: "bell")
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "the bell still counts clicks") { try $0.button("bell").count == 2 }
+        try server.start()
+        try server.deliver("Bob <b@example.org>", "two")
+        _ = try SourceBindingTests.waitFor(s, timeout: 20, "two after the server came back") {
+            try $0.button("mail").count == 2 && $0.button("mail").json["confidence"]?.string == "current"
+        }
+    }
+
+    @Test("Stopped for 60 s (a suspend's stand-in) while mail is delivered and deleted: right after it continues")
+    func stoppedSixtySeconds() throws {
+        let server = try Server("stopped")
+        try server.deliver("Alice <a@example.org>", "one")
+        try server.deliver("Bob <b@example.org>", "two")
+        let s = try launch(server, "imap-stopped")
+        _ = try SourceBindingTests.waitFor(s, timeout: 15, "two") { try $0.button("mail").count == 2 }
+        s.app.kill(SIGSTOP)
+        let stopped = Deadline(seconds: 60)
+        try server.deliver("Carol <c@example.org>", "three")
+        try IMAPEndToEndTests.Server.run("store", server.folder, "\\Deleted", "1")
+        try IMAPEndToEndTests.Server.run("expunge", server.folder)
+        try server.deliver("Dan <d@example.org>", "four")
+        while !stopped.hasPassed { usleep(200_000) }
+        s.app.kill(SIGCONT)
+        // Bob, Carol and Dan: the recount after the keepalive sees what happened meanwhile.
+        let state = try SourceBindingTests.waitFor(s, timeout: 15, "three after continuing") {
+            try $0.button("mail").count == 3 && $0.button("mail").json["confidence"]?.string == "current"
+        }
+        #expect(try state.button("mail").count == 3)
+        try s.click(MouseButton.left, on: "bell")
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "the window answers") { try $0.button("bell").count == 1 }
+    }
+}
