@@ -117,4 +117,30 @@ struct IMAPProtocolTests {
         guard case .failed(.protocolError)? = actions.first else { Issue.record("\(actions)"); return }
         _ = sent
     }
+
+    @Test("Several folders: NOTIFY where offered (refused: STATUS at every recount), STATUS for the others, their sum")
+    func folders() throws {
+        let account = IMAPAccount(host: "h", user: "a", folders: ["INBOX", "Lists", "Entwürfe"])
+        for offersNotify in [true, false] {
+            let session = IMAPSession(account: account, password: Array("p".utf8), isProtected: true)
+            let caps = "IMAP4rev1 SASL-IR AUTH=PLAIN IDLE" + (offersNotify ? " NOTIFY" : "")
+            _ = try talk(session, ["* OK [CAPABILITY \(caps)] hi", "b1 OK [CAPABILITY \(caps)] in"])
+            var (sent, _) = try talk(session, ["b2 OK [READ-ONLY] done"])
+            if offersNotify {
+                #expect(sent == [#"b3 NOTIFY SET STATUS (selected (MessageNew (UID) MessageExpunge FlagChange)) (mailboxes ("Lists" "Entw&APw-rfe") (MessageNew MessageExpunge FlagChange))"#])
+                (sent, _) = try talk(session, ["b3 NO not now"])
+                #expect(!session.usesNotify)
+            }
+            let tag = offersNotify ? 4 : 3
+            #expect(sent == ["b\(tag) UID SEARCH UNSEEN UNDELETED"])
+            (sent, _) = try talk(session, ["* SEARCH", "b\(tag) OK"])
+            #expect(sent == [#"b\#(tag + 1) STATUS "Lists" (UNSEEN)"#])
+            (sent, _) = try talk(session, [#"* STATUS "Lists" (UNSEEN 4)"#, "b\(tag + 1) OK"])
+            #expect(sent == [#"b\#(tag + 2) STATUS "Entw&APw-rfe" (UNSEEN)"#])
+            var actions: [IMAPSession.Action]
+            (_, actions) = try talk(session, [#"* STATUS "Entw&APw-rfe" (UNSEEN 2)"#, "b\(tag + 2) OK"])
+            guard case .counted(let count)? = actions.first else { Issue.record("\(actions)"); continue }
+            #expect(count.total == 6 && count.perFolder == ["INBOX": 0, "Lists": 4, "Entwürfe": 2])
+        }
+    }
 }

@@ -46,7 +46,7 @@ struct IMAPSourceTests {
         expectNoSecret(source, server)
     }
 
-    @Test("STARTTLS on the plain port, and a second folder counted with STATUS")
+    @Test("STARTTLS on the plain port, and a second folder counted with STATUS and followed with NOTIFY within 1 s")
     func startTLSAndFolders() throws {
         let server = try Dovecot()
         try server.deliver(from: "A <a@example.org>", subject: "one")
@@ -56,11 +56,16 @@ struct IMAPSourceTests {
         let loop = SourceLoop(sources: [source])
         loop.start()
         defer { loop.stop() }
-        drive(loop, source, 15, "1 + 2 unseen over STARTTLS") { $0.content == .count(3) && $0.description.hasSuffix("IDLE") }
+        drive(loop, source, 15, "1 + 2 unseen over STARTTLS") { $0.content == .count(3) && $0.description.hasSuffix("IDLE and NOTIFY") }
         #expect(source.reading.items?.items.count == 1, "only the watched folder's messages are listed")
         // A change in INBOX recounts both folders.
         try server.deliver(from: "B <b@example.org>", subject: "two")
         drive(loop, source, 5, "four") { $0.content == .count(4) }
+        // Dovecot pushes the other folder's change (NOTIFY): counted within a second.
+        try server.deliver(from: "L <l@example.org>", subject: "third list mail", folder: "Lists")
+        let delivered = SystemTime.monotonic
+        drive(loop, source, 5, "five") { $0.content == .count(5) }
+        #expect(SystemTime.monotonic - delivered < 1.0, "followed in \(SystemTime.monotonic - delivered) s")
         expectNoSecret(source, server)
     }
 

@@ -28,7 +28,7 @@ package final class IMAPSession {
     }
 
     private enum Command: Equatable {
-        case capability, startTLS, authenticate, login, id, examine, search, status(String), fetch, idle, done
+        case capability, startTLS, authenticate, login, id, examine, notify, search, status(String), fetch, idle, done
     }
 
     private enum Phase: Equatable {
@@ -71,6 +71,9 @@ package final class IMAPSession {
     package var supportsIdle: Bool { capabilities?.contains("IDLE") == true }
     /// True when it waits for nothing (no IDLE: the source polls with ``recount()``).
     package var isWaiting: Bool { phase == .waiting }
+    /// True when the server pushes the other folders' changes (NOTIFY, RFC 5465); false when they
+    /// are read with STATUS at every recount only (at the keepalive, and when the first changes).
+    package private(set) var usesNotify = false
 
     /// Handles one response of the server.
     package func receive(_ response: IMAPResponse) -> [Action] {
@@ -211,6 +214,14 @@ package final class IMAPSession {
         case .id:
             return afterLogin()
         case .examine:
+            if account.folders.count > 1, capabilities?.contains("NOTIFY") == true, !usesNotify {
+                let others = account.folders.dropFirst().map(IMAPString.mailbox).joined(separator: " ")
+                return send(.notify, "NOTIFY SET STATUS (selected (MessageNew (UID) MessageExpunge FlagChange)) "
+                            + "(mailboxes (\(others)) (MessageNew MessageExpunge FlagChange))")
+            }
+            return startCount()
+        case .notify:
+            usesNotify = true
             return startCount()
         case .search:
             return nextStatus()
@@ -318,6 +329,9 @@ package final class IMAPSession {
         case .id:
             // ID is a courtesy: a server that refuses it is still counted.
             return afterLogin()
+        case .notify:
+            // NOTIFY refused: the other folders are read with STATUS at every recount.
+            return startCount()
         default:
             return fail(.protocolError("\(account.host) answered \(name(of: command)) with \(response.status?.rawValue ?? "?")\(reason)"))
         }
@@ -331,6 +345,7 @@ package final class IMAPSession {
         case .login: "LOGIN"
         case .id: "ID"
         case .examine: "EXAMINE"
+        case .notify: "NOTIFY"
         case .search: "UID SEARCH"
         case .status: "STATUS"
         case .fetch: "UID FETCH"

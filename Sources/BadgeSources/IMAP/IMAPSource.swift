@@ -334,7 +334,11 @@ public final class IMAPSource: BadgeSource {
             case .idling:
                 stepDeadline = nil
                 keepaliveAt = SystemTime.monotonic + timing.keepalive
-                update(words: "IDLE")
+                if account.folders.count == 1 || session.usesNotify {
+                    update(words: session.usesNotify ? "IDLE and NOTIFY" : "IDLE")
+                } else {
+                    update(words: "IDLE, other folders read every \(Self.duration(timing.keepalive))")
+                }
             case .changed:
                 if recountAt == nil { recountAt = SystemTime.monotonic + Self.debounce }
             case .failed(let failure):
@@ -441,6 +445,11 @@ public final class IMAPSource: BadgeSource {
         guard reading != lastReported else { return }
         lastReported = reading
         onChange?(reading)
+    }
+
+    /// "4 min", "90 s".
+    private static func duration(_ value: Double) -> String {
+        value >= 60 && value.truncatingRemainder(dividingBy: 60) == 0 ? "\(Int(value) / 60) min" : seconds(value)
     }
 
     private static func seconds(_ value: Double) -> String {
