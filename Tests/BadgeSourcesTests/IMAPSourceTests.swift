@@ -230,11 +230,11 @@ struct IMAPSourceTests {
     }
 
     @Test("The password from the Secret Service: a real gnome-keyring-daemon on the test's own bus; a missing item and a missing service are clear errors",
-          .enabled(if: SecretServiceBus.isAvailable, "needs dbus-daemon, gnome-keyring and libsecret-tools"))
+          .enabled(if: PrivateBus.isAvailable, "needs dbus-daemon, gnome-keyring and libsecret-tools"))
     func secretService() throws {
         let server = try Dovecot()
         try server.deliver(from: "A <a@example.org>", subject: "one")
-        let keyring = try SecretServiceBus()
+        let keyring = try PrivateBus()
         // No keyring yet on the bus: a clear error, and nothing retried.
         let early = IMAPSource(account: server.account(), password: .secretService(["service": "imap", "user": "alice"]),
                                sessionBusAddress: keyring.address)
@@ -259,16 +259,62 @@ struct IMAPSourceTests {
         defer { other.stop() }
         drive(other, missing, 10, "no such item") { ($0.error ?? "").contains("has no item service=imap user=bob") }
     }
+
+    @Test("logind's PrepareForSleep: the connection is dropped before the suspend and a recount follows the resume; a spoofed one is ignored",
+          .enabled(if: access("/usr/bin/dbus-daemon", X_OK) == 0 && access("/usr/bin/dbus-send", X_OK) == 0, "needs dbus-daemon and python3-dbus"))
+    func suspend() throws {
+        let server = try Dovecot()
+        try server.deliver(from: "A <a@example.org>", subject: "one")
+        let system = try PrivateBus()
+        try system.startLogind()
+        let source = IMAPSource(account: server.account(), password: server.passwordCommand, systemBusAddress: system.address)
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        drive(loop, source, 15, "one") { $0.content == .count(1) && $0.description.hasSuffix("IDLE") }
+        try system.spoofSleep()
+        _ = loop.run(atMost: 0.5) { source.reading.isStale }
+        #expect(!source.reading.isStale, "a PrepareForSleep from another connection is ignored: \(source.reading)")
+        system.signalLogind(SIGUSR1)
+        drive(loop, source, 5, "asleep") { ($0.error ?? "").contains("the machine is going to sleep") }
+        #expect(source.timeUntilDue == nil, "nothing is retried while asleep")
+        try server.deliver(from: "B <b@example.org>", subject: "two")
+        try server.store("\\Seen", uid: "1")
+        system.signalLogind(SIGUSR2)
+        let resumed = SystemTime.monotonic
+        drive(loop, source, 10, "recounted after the resume") { $0.content == .count(1) && !$0.isStale && $0.items?.items.first?.title == "B" }
+        #expect(SystemTime.monotonic - resumed < 2, "reconnected in \(SystemTime.monotonic - resumed) s")
+    }
+
+    @Test("Without logind, a suspend is found from the clocks (CLOCK_BOOTTIME ahead of CLOCK_MONOTONIC): a new connection and a recount")
+    func suspendFromClocks() throws {
+        let server = try Dovecot()
+        try server.deliver(from: "A <a@example.org>", subject: "one")
+        let source = IMAPSource(account: server.account(), password: server.passwordCommand, systemBusAddress: "unix:path=/nonexistent")
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        drive(loop, source, 15, "one") { $0.content == .count(1) && $0.description.hasSuffix("IDLE") }
+        var offset = 0.0
+        source.sleepClock = { offset }
+        _ = loop.run(atMost: 0.2) { false }
+        offset = 120  // two minutes asleep
+        try server.deliver(from: "B <b@example.org>", subject: "two")
+        drive(loop, source, 3, "noticed") { ($0.error ?? "").contains("the machine slept") }
+        drive(loop, source, 10, "recounted") { $0.content == .count(2) && !$0.isStale }
+    }
 }
 
-/// A private session bus (dbus-daemon) and, once asked, an unlocked gnome-keyring-daemon on it,
-/// with their own HOME and XDG_RUNTIME_DIR: nothing touches the user's keyring.
-final class SecretServiceBus {
+/// A private bus (dbus-daemon, no service activation) and, once asked, an unlocked
+/// gnome-keyring-daemon on it, with their own HOME and XDG_RUNTIME_DIR (nothing touches the user's
+/// keyring), or a stand-in for logind that says the machine sleeps (SIGUSR1) and woke (SIGUSR2).
+final class PrivateBus {
     static let isAvailable = ["/usr/bin/dbus-daemon", "/usr/bin/gnome-keyring-daemon", "/usr/bin/secret-tool"].allSatisfy { (path: String) in access(path, X_OK) == 0 }
     let folder: TemporaryFolder
     let address: String
     private var bus: ChildRun?
     private var keyring: ChildRun?
+    private var logind: ChildRun?
     private var environment: [String: String] {
         ["DBUS_SESSION_BUS_ADDRESS": address, "HOME": folder.path, "XDG_RUNTIME_DIR": folder("run"),
          "XDG_DATA_HOME": folder("data"), "XDG_CONFIG_HOME": folder("config")]
@@ -321,7 +367,45 @@ final class SecretServiceBus {
         """, arguments: [secret] + pairs, environment: environment)
     }
 
+    /// A stand-in for logind (python3-dbus): owns org.freedesktop.login1 and emits
+    /// PrepareForSleep(true) on SIGUSR1, PrepareForSleep(false) on SIGUSR2.
+    func startLogind() throws {
+        let marker = folder("logind-ready")
+        logind = ChildRun(arguments: ["/usr/bin/python3", "-c", """
+        import dbus, dbus.service, dbus.mainloop.glib, signal, sys
+        from gi.repository import GLib
+        dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+        bus = dbus.bus.BusConnection(sys.argv[1])
+        name = dbus.service.BusName("org.freedesktop.login1", bus)
+        class Manager(dbus.service.Object):
+            @dbus.service.signal("org.freedesktop.login1.Manager", signature="b")
+            def PrepareForSleep(self, start): pass
+        manager = Manager(bus, "/org/freedesktop/login1")
+        GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, lambda: manager.PrepareForSleep(True) or True)
+        GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR2, lambda: manager.PrepareForSleep(False) or True)
+        open(sys.argv[2], "w").close()
+        GLib.MainLoop().run()
+        """, address, marker], timeLimit: 600, outputLimit: 1 << 16)
+        try python("""
+        import os, sys, time
+        end = time.monotonic() + 10
+        while not os.path.exists(sys.argv[1]):
+            if time.monotonic() > end: sys.exit("the logind stand-in never started")
+            time.sleep(0.02)
+        """, marker)
+    }
+
+    /// Sends `signal` to the logind stand-in.
+    func signalLogind(_ number: Int32) { if let pid = logind?.pid, pid > 0 { kill(pid, number) } }
+
+    /// Sends a PrepareForSleep(true) from a connection that is not logind's (dbus-send).
+    func spoofSleep() throws {
+        try runToEnd(["dbus-send", "--bus=\(address)", "--type=signal", "/org/freedesktop/login1",
+                      "org.freedesktop.login1.Manager.PrepareForSleep", "boolean:true"])
+    }
+
     deinit {
+        logind?.cancel()
         keyring?.cancel()
         bus?.cancel()
     }

@@ -36,6 +36,8 @@ public final class IMAPSource: BadgeSource {
     private var password: [UInt8]?
     private var passwordRun: ChildRun?
     private var secretLookup: SecretServiceLookup?
+    private var sleepWatcher: SleepWatcher?
+    private let systemBusAddress: String?
     private var tlsContext: TLSContext?
     private var connection: IMAPConnection?
     private var session: IMAPSession?
@@ -51,6 +53,8 @@ public final class IMAPSource: BadgeSource {
     private var keepaliveAt: Double?
     /// CLOCK_BOOTTIME − CLOCK_MONOTONIC when last looked at: it grows by the time suspended.
     private var sleptOffset = IMAPSource.bootOffset()
+    /// CLOCK_BOOTTIME − CLOCK_MONOTONIC now (tests make a suspend with it).
+    package var sleepClock: () -> Double = IMAPSource.bootOffset
     private let headers = MailHeaderDecoder()
     private var summaries: [String: BadgeItem] = [:]
     /// How long a change reported during IDLE waits for more before the recount (a burst of
@@ -64,9 +68,12 @@ public final class IMAPSource: BadgeSource {
     ///   - timing: the deadlines and the keepalive.
     ///   - open: the command an item runs ({uid}, {folder} and {message-id} replaced), if any.
     ///   - sessionBusAddress: the session bus of the Secret Service; by default `DBUS_SESSION_BUS_ADDRESS`.
+    ///   - systemBusAddress: the system bus where logind says when the machine sleeps; by default
+    ///     `DBUS_SYSTEM_BUS_ADDRESS`, else /run/dbus/system_bus_socket when it exists.
     public init(account: IMAPAccount, password: IMAPPassword, timing: IMAPTiming = IMAPTiming(), open: [String]? = nil,
-                sessionBusAddress: String? = nil) {
+                sessionBusAddress: String? = nil, systemBusAddress: String? = nil) {
         self.sessionBusAddress = sessionBusAddress
+        self.systemBusAddress = systemBusAddress
         self.account = account
         self.passwordSource = password
         self.timing = timing
@@ -84,11 +91,14 @@ public final class IMAPSource: BadgeSource {
             update(error: "cleartext IMAP is allowed only to a host on loopback, not \(account.host); use \"security\": \"tls\" or \"starttls\"")
             return
         }
+        let watcher = SleepWatcher(address: systemBusAddress)
+        watcher.onSleep = { [weak self] going in self?.machineSleeps(going) }
+        sleepWatcher = watcher
         obtainPassword()
     }
 
     public var descriptors: [Int32] {
-        var out = (passwordRun?.descriptors ?? []) + (secretLookup?.descriptors ?? [])
+        var out = (passwordRun?.descriptors ?? []) + (secretLookup?.descriptors ?? []) + (sleepWatcher?.descriptors ?? [])
         if let fd = connection?.descriptor, fd >= 0 { out.append(fd) }
         return out
     }
@@ -111,6 +121,10 @@ public final class IMAPSource: BadgeSource {
             finishSecretLookup()
             return
         }
+        if let watcher = sleepWatcher, watcher.descriptors.contains(descriptor) {
+            watcher.handleReadable()
+            return
+        }
         guard let connection, descriptor == connection.descriptor else { return }
         process(connection.handleReadable())
     }
@@ -124,7 +138,7 @@ public final class IMAPSource: BadgeSource {
     public var timeUntilDue: Double? {
         let now = SystemTime.monotonic
         let due = [stepDeadline, retryAt, recountAt, keepaliveAt].compactMap { $0 }.min().map { $0 - now }
-        return [due, passwordRun?.timeUntilDue, secretLookup?.timeUntilDue].compactMap { $0 }.min()
+        return [due, passwordRun?.timeUntilDue, secretLookup?.timeUntilDue, sleepWatcher?.timeUntilDue].compactMap { $0 }.min()
     }
 
     public func handleDeadline() {
@@ -138,6 +152,7 @@ public final class IMAPSource: BadgeSource {
             lookup.handleDeadline()
             finishSecretLookup()
         }
+        if let watcher = sleepWatcher, let due = watcher.timeUntilDue, due <= 0 { watcher.handleDeadline() }
         if let stepDeadline, now >= stepDeadline {
             self.stepDeadline = nil
             disconnected("\(account.host) did not answer within \(Self.seconds(stepLimit)) (\(stepWords))")
@@ -180,6 +195,9 @@ public final class IMAPSource: BadgeSource {
         passwordRun = nil
         secretLookup?.cancel()
         secretLookup = nil
+        sleepWatcher?.stop()
+        sleepWatcher = nil
+        isAsleep = false
         connection?.close()
         connection = nil
         session = nil
@@ -270,7 +288,7 @@ public final class IMAPSource: BadgeSource {
     // MARK: - The connection
 
     private func connect() {
-        guard started, let password else { return }
+        guard started, !isAsleep, let password else { return }
         connection?.close()
         session = nil
         keepaliveAt = nil
@@ -371,10 +389,34 @@ public final class IMAPSource: BadgeSource {
         update(error: "\(reason); trying again in \(Self.seconds(delay))")
     }
 
+    /// True between logind's "going to sleep" and its "woke up".
+    private var isAsleep = false
+
+    /// Before a suspend: the connection is dropped (nothing is left half-done to hang after the
+    /// resume) and nothing is retried; after it, a new connection and a full recount at once.
+    private func machineSleeps(_ going: Bool) {
+        if going {
+            isAsleep = true
+            connection?.close()
+            connection = nil
+            session = nil
+            stepDeadline = nil
+            retryAt = nil
+            recountAt = nil
+            keepaliveAt = nil
+            update(error: "the machine is going to sleep; \(account.host) is read again after the resume")
+        } else if isAsleep {
+            isAsleep = false
+            backoff = RetryBackoff(first: 1, longest: 60)
+            sleptOffset = sleepClock()
+            if !waitsForUser { password == nil ? obtainPassword() : connect() }
+        }
+    }
+
     /// Drops the connection and reconnects at once after a suspend; true when it did.
     @discardableResult
     private func noticeSleep() -> Bool {
-        let offset = Self.bootOffset()
+        let offset = sleepClock()
         defer { sleptOffset = offset }
         guard offset - sleptOffset > 5, connection != nil || retryAt != nil else { return false }
         connection?.close()
