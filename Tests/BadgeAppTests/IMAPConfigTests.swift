@@ -1,0 +1,66 @@
+@testable import BadgeApp
+import BadgeSources
+import Testing
+
+/// `"imap"` in the config file: the defaults, the password never in the file, cleartext only on
+/// loopback, and every mistake a clear message naming the field.
+@Suite("IMAP in the config file")
+struct IMAPConfigTests {
+    func parse(_ source: String) -> Result<ToolbarConfig, ToolbarConfig.Error> {
+        let text = #"{"buttons": [{"id": "mail", "source": {"imap": \#(source)}}]}"#
+        return Result { () throws(ToolbarConfig.Error) in try ToolbarConfig.parse(Array(text.utf8), file: "t.json") }
+    }
+
+    @Test("Defaults: implicit TLS on 993, INBOX, the password from a command, 4 min keepalive")
+    func defaults() throws {
+        let config = try parse(#"{"host": "imap.example.org", "user": "me", "password": {"command": ["pass", "show", "mail"]}}"#).get()
+        guard case .imap(let account, let password, let timing, let open)? = config.buttons.first?.source else {
+            Issue.record("\(String(describing: config.buttons.first?.source))"); return
+        }
+        #expect(account == IMAPAccount(host: "imap.example.org", port: 993, security: .implicitTLS, user: "me", folders: ["INBOX"]))
+        #expect(password == .command(["pass", "show", "mail"]) && timing == IMAPTiming() && open == nil && config.warnings.isEmpty)
+        #expect(account.summary == "me@imap.example.org INBOX")
+    }
+
+    @Test("STARTTLS on 143, folders, a CA file, the Secret Service, keepalive and timeout")
+    func everything() throws {
+        let config = try parse(#"""
+            {"host": "mail.home.lan", "security": "starttls", "user": "me", "folders": ["INBOX", "Lists/rust"],
+             "caFile": "~/ca.pem", "keepalive": 60, "timeout": 5,
+             "password": {"secretService": {"service": "imap", "user": "me"}}}
+            """#).get()
+        guard case .imap(let account, let password, let timing, _)? = config.buttons.first?.source else { Issue.record("no imap"); return }
+        #expect(account.port == 143 && account.security == .startTLS && account.folders == ["INBOX", "Lists/rust"] && account.caFile == "~/ca.pem")
+        #expect(password == .secretService(["service": "imap", "user": "me"]))
+        #expect(timing.keepalive == 60 && timing.reply == 5)
+        #expect(config.warnings.isEmpty)
+    }
+
+    @Test(arguments: [
+        (#"{"host": "h", "user": "me", "password": "hunter2"}"#, "a password never goes in the config file"),
+        (#"{"host": "h", "user": "me"}"#, "password: expected"),
+        (#"{"user": "me", "password": {"command": ["p"]}}"#, "imap.host"),
+        (#"{"host": "h", "password": {"command": ["p"]}}"#, "imap.user"),
+        (#"{"host": "imap.example.org", "user": "me", "security": "none", "password": {"command": ["p"]}}"#, "allowed only for a host on loopback"),
+        (#"{"host": "h", "user": "me", "security": "ssl", "password": {"command": ["p"]}}"#, "imap.security"),
+        (#"{"host": "h", "user": "me", "port": 0, "password": {"command": ["p"]}}"#, "imap.port"),
+        (#"{"host": "h", "user": "me", "keepalive": 3600, "password": {"command": ["p"]}}"#, "28 min"),
+        (#"{"host": "h", "user": "me", "password": {"secretService": {}}}"#, "1 to 16 attributes"),
+    ])
+    func refuses(text: String, expected: String) {
+        switch parse(text) {
+        case .success: Issue.record("\(text) should be refused")
+        case .failure(let error):
+            #expect(error.message.contains(expected), "\(error.message)")
+            #expect(!error.message.contains("hunter2"), "the refused password is not repeated")
+        }
+    }
+
+    @Test("Cleartext is taken for loopback; a misspelled key is warned about")
+    func loopbackAndTypos() throws {
+        let config = try parse(#"{"host": "127.0.0.1", "port": 1143, "security": "none", "user": "me", "pasword": 1, "password": {"command": "pass show mail"}}"#).get()
+        guard case .imap(let account, let password, _, _)? = config.buttons.first?.source else { Issue.record("no imap"); return }
+        #expect(account.security == .cleartext && account.port == 1143 && password == .command(["pass", "show", "mail"]))
+        #expect(config.warnings == [#"t.json: buttons[0].source.imap.pasword: unknown key; did you mean "password"?"#])
+    }
+}
