@@ -68,10 +68,10 @@ struct IMAPEndToEndTests {
         }
     }
 
-    func launch(_ server: Server, _ name: String) throws -> DemoSession {
+    func launch(_ server: Server, _ name: String, keepalive: Int = 2) throws -> DemoSession {
         let config = server.folder + "/config.json"
         let file = fopen(config, "w")
-        fputs(server.config(), file)
+        fputs(server.config(keepalive: keepalive), file)
         fclose(file)
         return try DemoSession(name, arguments: ["--config", config, "--no-state"])
     }
@@ -93,6 +93,12 @@ struct IMAPEndToEndTests {
         #expect(try state.button("mail").json["source"]?["kind"]?.string == "imap")
         #expect(!state.buttons.map { "\($0.json)" }.joined().contains(server.password) && !text.contains(server.password))
         #expect(!s.app.stderrText.contains(server.password))
+        // OpenSSL is loaded for the IMAP source only.
+        #expect(try s.app.memoryMaps().contains("libssl.so.3"))
+        let plain = try DemoSession("imap-none", arguments: ["--no-state"])
+        try plain.sync()
+        let maps = try plain.app.memoryMaps()
+        #expect(!maps.contains("libssl") && !maps.contains("libcrypto"), "no IMAP source, no OpenSSL")
     }
 
     @Test("Dovecot gone: the badge goes stale with the reason while clicks still count; back, the count is right")
@@ -137,5 +143,23 @@ struct IMAPEndToEndTests {
         #expect(try state.button("mail").count == 3)
         try s.click(MouseButton.left, on: "bell")
         _ = try SourceBindingTests.waitFor(s, timeout: 5, "the window answers") { try $0.button("bell").count == 1 }
+    }
+
+    @Test("Idle with IDLE open: no wakeup at all while the server is quiet (the keepalive is minutes away)")
+    func idleWithIDLE() throws {
+        let server = try Server("idle")
+        try server.deliver("Alice <a@example.org>", "one")
+        let s = try launch(server, "imap-idle", keepalive: 240)
+        _ = try SourceBindingTests.waitFor(s, timeout: 15, "one, idling") {
+            try $0.button("mail").count == 1 && ($0.button("mail").json["source"]?["description"]?.string ?? "").hasSuffix("IDLE")
+        }
+        try s.moveAwayAndSync()
+        let switches = try s.app.contextSwitches()
+        let quiet = Deadline(seconds: 3)
+        while !quiet.hasPassed { usleep(100_000) }
+        #expect(try s.app.contextSwitches() == switches, "the loop woke up with IDLE open and nothing happening")
+        // And a delivery still wakes it at once.
+        try server.deliver("Bob <b@example.org>", "two")
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "two") { try $0.button("mail").count == 2 }
     }
 }

@@ -80,7 +80,7 @@ service anvil {{
 service stats {{
   chroot =
 }}
-imap_idle_notify_interval = 3 secs
+imap_idle_notify_interval = 2 mins
 """)
 
 def client(d):
