@@ -9,7 +9,7 @@ TEST_PKGS  := xvfb xauth x11-xkb-utils xkb-data imagemagick openbox i3-wm xdotoo
               gettext desktop-file-utils appstream man-db xsettingsd x11-xserver-utils \
               python3-dbus python3-gi at-spi2-core python3-pyatspi socat dunst libnotify-bin notification-daemon notmuch polybar \
               systemd libglib2.0-bin dbus-bin util-linux trayer \
-              dovecot-imapd openssl gnome-keyring libsecret-tools
+              dovecot-imapd openssl gnome-keyring libsecret-tools gdb
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO       := .build/release/badge-demo
 

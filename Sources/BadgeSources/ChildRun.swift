@@ -24,6 +24,7 @@ package final class ChildRun {
     private var result = ChildOutcome()
     private var exitSeen = false
     private let outputLimit: Int
+    private let secretOutput: SecretBytes?
     private let timeLimit: Double
     /// Monotonic time of the start, and of the time limit.
     private let startedAt: Double
@@ -43,9 +44,15 @@ package final class ChildRun {
 
     /// Starts `arguments` now. `environment` adds (or, with nil values, removes) variables of this
     /// process's environment for the child.
-    package init(arguments: [String], environment: [String: String?] = [:], timeLimit: Double, outputLimit: Int) {
+    ///
+    /// With `secretOutput`, standard output is read straight into it (and never into
+    /// ``ChildOutcome/output``), as far as it has room: a password command's answer is then in no
+    /// other buffer.
+    package init(arguments: [String], environment: [String: String?] = [:], timeLimit: Double, outputLimit: Int,
+                 secretOutput: SecretBytes? = nil) {
         self.arguments = arguments
-        self.outputLimit = outputLimit
+        self.secretOutput = secretOutput
+        self.outputLimit = secretOutput.map { min(outputLimit, $0.room) } ?? outputLimit
         self.timeLimit = timeLimit
         startedAt = SystemTime.monotonic
         if let failure = spawn(environment: environment) {
@@ -124,6 +131,7 @@ package final class ChildRun {
     }
 
     private func drain(_ descriptor: Int32) {
+        if descriptor == stdoutFD, let secretOutput { return drainSecret(into: secretOutput) }
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -152,6 +160,40 @@ package final class ChildRun {
                     result.errorOutput.removeFirst(result.errorOutput.count - Self.errorOutputLimit)
                 }
             }
+        }
+    }
+
+    /// Reads stdout into `secret` only; more than it holds stops the child.
+    private func drainSecret(into secret: SecretBytes) {
+        while true {
+            if secret.room == 0 {
+                var probe: UInt8 = 0
+                let more = read(stdoutFD, &probe, 1)
+                probe = 0
+                if more > 0 {
+                    closeDescriptor(stdoutFD)
+                    stop(because: .tooMuchOutput(outputLimit))
+                    return
+                }
+                if more == 0 { closeDescriptor(stdoutFD); finishIfPipesClosed() }
+                return
+            }
+            let got = secret.read(from: stdoutFD)
+            if got < 0 && errno == EINTR { continue }
+            if got < 0 { return }
+            if got == 0 {
+                closeDescriptor(stdoutFD)
+                finishIfPipesClosed()
+                return
+            }
+        }
+    }
+
+    /// After the last pipe's end of file without a pidfd: reaps, or retries shortly.
+    private func finishIfPipesClosed() {
+        if pidFD < 0 && stdoutFD < 0 && stderrFD < 0 && !exitSeen {
+            reap()
+            if !exitSeen { reapAt = SystemTime.monotonic + reapRetry }
         }
     }
 

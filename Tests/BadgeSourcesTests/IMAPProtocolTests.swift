@@ -1,4 +1,5 @@
 @testable import BadgeSources
+import Glibc
 import Testing
 
 /// IMAP's grammar and the conversation, without a server: framing with literals, the values, and
@@ -49,6 +50,8 @@ struct IMAPProtocolTests {
         #expect(IMAPString.base64(Array("\0alice\0secret".utf8)) == "AGFsaWNlAHNlY3JldA==")
     }
 
+    func secret(_ text: String) -> SecretBytes { Array(text.utf8).withUnsafeBytes { SecretBytes(copying: $0) } }
+
     /// Feeds `lines` to `session` and returns the lines it sent.
     func talk(_ session: IMAPSession, _ lines: [String]) throws -> (sent: [String], actions: [IMAPSession.Action]) {
         var sent: [String] = [], all: [IMAPSession.Action] = []
@@ -64,7 +67,7 @@ struct IMAPProtocolTests {
     @Test("The walk: SASL-IR login, ID, EXAMINE, UID SEARCH, headers with PEEK, IDLE; a change ends IDLE with DONE and a recount")
     func walk() throws {
         let account = IMAPAccount(host: "imap.example.org", user: "alice", folders: ["INBOX"])
-        let session = IMAPSession(account: account, password: Array("secret".utf8), isProtected: true)
+        let session = IMAPSession(account: account, password: secret("secret"), isProtected: true)
         var (sent, _) = try talk(session, ["* OK [CAPABILITY IMAP4rev1 SASL-IR AUTH=PLAIN ID IDLE] hi"])
         #expect(sent == ["b1 AUTHENTICATE PLAIN AGFsaWNlAHNlY3JldA=="])
         (sent, _) = try talk(session, ["b1 OK [CAPABILITY IMAP4rev1 ID IDLE] Logged in"])
@@ -96,18 +99,18 @@ struct IMAPProtocolTests {
     @Test("LOGIN without AUTH=PLAIN; a refused login is an authentication failure; BYE ends it; a stray tag is a protocol error")
     func failures() throws {
         let account = IMAPAccount(host: "h", user: "al\"ice", folders: ["INBOX"])
-        var session = IMAPSession(account: account, password: Array("p\\w".utf8), isProtected: true)
+        var session = IMAPSession(account: account, password: secret("p\\w"), isProtected: true)
         var (sent, actions) = try talk(session, ["* OK [CAPABILITY IMAP4rev1] hi"])
         #expect(sent == [#"b1 LOGIN "al\"ice" "p\\w""#])
         (_, actions) = try talk(session, ["b1 NO [AUTHENTICATIONFAILED] Authentication failed."])
         #expect(actions == [.failed(.authentication("h refused the login for al\"ice: Authentication failed."))])
-        session = IMAPSession(account: account, password: [], isProtected: true)
+        session = IMAPSession(account: account, password: secret(""), isProtected: true)
         (_, actions) = try talk(session, ["* BYE server shutting down"])
         #expect(actions == [.failed(.server("h closed the connection: server shutting down"))])
-        session = IMAPSession(account: account, password: [], isProtected: true)
+        session = IMAPSession(account: account, password: secret(""), isProtected: true)
         (_, actions) = try talk(session, ["* OK [CAPABILITY IMAP4rev1 LOGINDISABLED] hi"])
         guard case .failed(.protocolError)? = actions.first else { Issue.record("\(actions)"); return }
-        session = IMAPSession(account: IMAPAccount(host: "h", security: .startTLS, user: "a"), password: [], isProtected: false)
+        session = IMAPSession(account: IMAPAccount(host: "h", security: .startTLS, user: "a"), password: secret(""), isProtected: false)
         (sent, _) = try talk(session, ["* OK [CAPABILITY IMAP4rev1 STARTTLS LOGINDISABLED] hi"])
         #expect(sent == ["b1 STARTTLS"])
         (_, actions) = try talk(session, ["b1 OK Begin TLS"])
@@ -122,7 +125,7 @@ struct IMAPProtocolTests {
     func folders() throws {
         let account = IMAPAccount(host: "h", user: "a", folders: ["INBOX", "Lists", "Entwürfe"])
         for offersNotify in [true, false] {
-            let session = IMAPSession(account: account, password: Array("p".utf8), isProtected: true)
+            let session = IMAPSession(account: account, password: secret("p"), isProtected: true)
             let caps = "IMAP4rev1 SASL-IR AUTH=PLAIN IDLE" + (offersNotify ? " NOTIFY" : "")
             _ = try talk(session, ["* OK [CAPABILITY \(caps)] hi", "b1 OK [CAPABILITY \(caps)] in"])
             var (sent, _) = try talk(session, ["b2 OK [READ-ONLY] done"])
@@ -142,5 +145,27 @@ struct IMAPProtocolTests {
             guard case .counted(let count)? = actions.first else { Issue.record("\(actions)"); continue }
             #expect(count.total == 6 && count.perFolder == ["INBOX": 0, "Lists": 4, "Entwürfe": 2])
         }
+    }
+}
+
+/// The memory a password lives in.
+@Suite("Secret bytes")
+struct SecretBytesTests {
+    @Test("Filled from a descriptor, cut to its first line, bounded by its room")
+    func fillAndCut() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let text = Array("hunter2\r\nsecond line".utf8)
+        #expect(text.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == text.count)
+        close(ends[1])
+        let secret = SecretBytes(capacity: 16)
+        #expect(secret.room >= 16)
+        while secret.read(from: ends[0]) > 0 {}
+        #expect(secret.count == text.count)
+        secret.truncate(to: 7)
+        #expect(secret.withUnsafeBytes { Array($0) } == Array("hunter2".utf8))
+        let copy = Array("abc".utf8).withUnsafeBytes { SecretBytes(copying: $0) }
+        #expect(copy.count == 3 && copy.withUnsafeBytes { Array($0) } == Array("abc".utf8))
     }
 }

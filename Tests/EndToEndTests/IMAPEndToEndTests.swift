@@ -162,4 +162,31 @@ struct IMAPEndToEndTests {
         try server.deliver("Bob <b@example.org>", "two")
         _ = try SourceBindingTests.waitFor(s, timeout: 5, "two") { try $0.button("mail").count == 2 }
     }
+
+    @Test("The password is in no core of the app: gcore while IDLE runs finds it nowhere (its pages are left out of dumps)",
+          .enabled(if: access("/usr/bin/gcore", X_OK) == 0, "needs gdb's gcore"))
+    func noPasswordInCore() throws {
+        let server = try Server("core")
+        try server.deliver("Alice <a@example.org>", "one")
+        let s = try launch(server, "imap-core", keepalive: 240)
+        _ = try SourceBindingTests.waitFor(s, timeout: 15, "one, idling") {
+            try $0.button("mail").count == 1 && ($0.button("mail").json["source"]?["description"]?.string ?? "").hasSuffix("IDLE")
+        }
+        let core = server.folder + "/core"
+        let gcore = try ChildProcess(executable: "/usr/bin/gcore", arguments: ["-o", core, String(s.app.pid)], stdin: .null)
+        let end = gcore.waitForExit(timeout: 60)
+        #expect(end == .exited(0), "gcore: \(gcore.stderrText)")
+        let search = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", """
+            import mmap, sys
+            with open(sys.argv[1], "rb") as f:
+                m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+                print(len(m), m.find(sys.argv[2].encode()), flush=True)
+            """, "\(core).\(s.app.pid)", server.password], stdin: .null)
+        let line = try search.readLine(timeout: 60) ?? ""
+        let fields = line.split(separator: " ").compactMap { Int($0) }
+        #expect(fields.count == 2 && fields[0] > 1_000_000, "the core was written: \(line) \(search.stderrText)")
+        #expect(fields.last == -1, "the password is in the core at offset \(fields.last ?? 0)")
+        unlink("\(core).\(s.app.pid)")
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "still counting after the dump") { try $0.button("mail").count == 1 }
+    }
 }

@@ -36,7 +36,7 @@ package final class IMAPSession {
     }
 
     private let account: IMAPAccount
-    private let password: [UInt8]
+    private let password: SecretBytes
     private var isProtected: Bool
     private var phase = Phase.greeting
     private var capabilities: Set<String>?
@@ -57,7 +57,7 @@ package final class IMAPSession {
     package static let itemLimit = 200
 
     /// A session for `account`; `isProtected` is true when TLS already runs (implicit TLS).
-    package init(account: IMAPAccount, password: [UInt8], isProtected: Bool) {
+    package init(account: IMAPAccount, password: SecretBytes, isProtected: Bool) {
         self.account = account
         self.password = password
         self.isProtected = isProtected
@@ -162,7 +162,7 @@ package final class IMAPSession {
                 return fail(.protocolError("\(account.host) allows no login on this connection (LOGINDISABLED, and no AUTH=PLAIN)"))
             }
             guard let user = IMAPString.quoted(account.user),
-                  let secret = IMAPString.quoted(String(decoding: password, as: UTF8.self)) else {
+                  let secret = password.withUnsafeBytes({ IMAPString.quoted(String(decoding: $0, as: UTF8.self)) }) else {
                 return fail(.authentication("the password or user name holds a line break, which LOGIN cannot send"))
             }
             return send(.login, "LOGIN \(user) \(secret)", secret: true)
@@ -367,9 +367,17 @@ package final class IMAPSession {
         return [.failed(failure)]
     }
 
-    /// SASL PLAIN's initial response: base64 of NUL user NUL password.
+    /// SASL PLAIN's initial response: base64 of NUL user NUL password (put together in secret
+    /// memory; only the base64 form is ever in an ordinary buffer).
     private func plainResponse() -> String {
-        IMAPString.base64([0] + Array(account.user.utf8) + [0] + password)
+        let user = Array(account.user.utf8)
+        let raw = SecretBytes(capacity: user.count + password.count + 2)
+        let zero: [UInt8] = [0]
+        zero.withUnsafeBytes { raw.append($0) }
+        user.withUnsafeBytes { raw.append($0) }
+        zero.withUnsafeBytes { raw.append($0) }
+        password.withUnsafeBytes { raw.append($0) }
+        return raw.withUnsafeBytes { IMAPString.base64($0) }
     }
 
     /// ": the server's words" (shortened), or nothing.

@@ -33,7 +33,9 @@ public final class IMAPSource: BadgeSource {
     private let timing: IMAPTiming
     private let open: [String]?
     private let sessionBusAddress: String?
-    private var password: [UInt8]?
+    /// The password, in pages left out of core dumps (``SecretBytes``); nil until read.
+    private var password: SecretBytes?
+    private var passwordSink: SecretBytes?
     private var passwordRun: ChildRun?
     private var secretLookup: SecretServiceLookup?
     private var sleepWatcher: SleepWatcher?
@@ -193,6 +195,7 @@ public final class IMAPSource: BadgeSource {
     public func stop() {
         passwordRun?.cancel()
         passwordRun = nil
+        passwordSink = nil
         secretLookup?.cancel()
         secretLookup = nil
         sleepWatcher?.stop()
@@ -222,7 +225,9 @@ public final class IMAPSource: BadgeSource {
             var expanded = arguments
             expanded[0] = FilePaths.expandingTilde(expanded[0])
             update(words: "reading the password")
-            passwordRun = ChildRun(arguments: expanded, timeLimit: timing.passwordCommand, outputLimit: 4096)
+            let sink = SecretBytes(capacity: 4096)
+            passwordSink = sink
+            passwordRun = ChildRun(arguments: expanded, timeLimit: timing.passwordCommand, outputLimit: 4096, secretOutput: sink)
             finishPasswordRun()
         case .secretService(let attributes):
             update(words: "reading the password from the Secret Service")
@@ -237,7 +242,7 @@ public final class IMAPSource: BadgeSource {
         secretLookup = nil
         switch outcome {
         case .success(var bytes):
-            password = bytes
+            password = bytes.withUnsafeBytes { SecretBytes(copying: $0) }
             resetBytes(&bytes)
             connect()
         case .failure(let failure):
@@ -249,11 +254,9 @@ public final class IMAPSource: BadgeSource {
     private func finishPasswordRun() {
         guard let run = passwordRun, let outcome = run.outcome else { return }
         passwordRun = nil
+        let sink = passwordSink
+        passwordSink = nil
         let name = FilePaths.abbreviatingHome(run.arguments.first ?? "")
-        var line = Array(outcome.output.prefix { $0 != 10 })
-        if line.last == 13 { line.removeLast() }
-        var output = outcome.output
-        resetBytes(&output)
         if let failure = outcome.spawnFailure {
             waitsForUser = true
             return update(error: "cannot run the passwordCommand \(name): \(failure)")
@@ -267,17 +270,22 @@ public final class IMAPSource: BadgeSource {
             let status = outcome.exitStatus.map { "exit status \($0)" } ?? outcome.signal.map { "signal \($0)" } ?? "a cutoff"
             return update(error: "the passwordCommand \(name) failed (\(status))" + (outcome.lastErrorLine.map { ": \($0)" } ?? ""))
         }
-        guard !line.isEmpty else {
+        // The first line, without its CR LF.
+        let length = sink?.withUnsafeBytes { bytes -> Int in
+            var end = bytes.firstIndex(of: 10) ?? bytes.count
+            if end > 0, bytes[end - 1] == 13 { end -= 1 }
+            return end
+        } ?? 0
+        guard let sink, length > 0 else {
             waitsForUser = true
             return update(error: "the passwordCommand \(name) printed no password")
         }
-        password = line
-        resetBytes(&line)
+        sink.truncate(to: length)
+        password = sink
         connect()
     }
 
     private func forgetPassword() {
-        if var bytes = password { resetBytes(&bytes) }
         password = nil
     }
 

@@ -36,20 +36,21 @@ enum IMAPString {
     }
 
     /// RFC 4648 base64.
-    static func base64(_ bytes: [UInt8], padded: Bool = true) -> String {
+    static func base64<Bytes: RandomAccessCollection>(_ bytes: Bytes, padded: Bool = true) -> String
+    where Bytes.Element == UInt8, Bytes.Index == Int {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index < bytes.count {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
             let a = UInt32(bytes[index])
-            let b = index + 1 < bytes.count ? UInt32(bytes[index + 1]) : 0
-            let c = index + 2 < bytes.count ? UInt32(bytes[index + 2]) : 0
+            let b = index + 1 < bytes.endIndex ? UInt32(bytes[index + 1]) : 0
+            let c = index + 2 < bytes.endIndex ? UInt32(bytes[index + 2]) : 0
             let triple = a << 16 | b << 8 | c
             out.append(alphabet[Int(triple >> 18 & 63)])
             out.append(alphabet[Int(triple >> 12 & 63)])
-            if index + 1 < bytes.count { out.append(alphabet[Int(triple >> 6 & 63)]) } else if padded { out.append(61) }
-            if index + 2 < bytes.count { out.append(alphabet[Int(triple & 63)]) } else if padded { out.append(61) }
+            if index + 1 < bytes.endIndex { out.append(alphabet[Int(triple >> 6 & 63)]) } else if padded { out.append(61) }
+            if index + 2 < bytes.endIndex { out.append(alphabet[Int(triple & 63)]) } else if padded { out.append(61) }
             index += 3
         }
         return String(decoding: out, as: UTF8.self)
