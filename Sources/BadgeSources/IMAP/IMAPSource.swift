@@ -85,6 +85,7 @@ public final class IMAPSource: BadgeSource {
 
     deinit { stop() }
 
+    /// Reads the password and connects (cleartext to a host off loopback is refused here).
     public func start() {
         guard !started else { return }
         started = true
@@ -99,6 +100,7 @@ public final class IMAPSource: BadgeSource {
         obtainPassword()
     }
 
+    /// The password command's pipes, the Secret Service's or logind's bus, the lookup's or the connection's socket.
     public var descriptors: [Int32] {
         var out = (passwordRun?.descriptors ?? []) + (secretLookup?.descriptors ?? []) + (sleepWatcher?.descriptors ?? [])
         if let fd = connection?.descriptor, fd >= 0 { out.append(fd) }
@@ -111,6 +113,7 @@ public final class IMAPSource: BadgeSource {
         return [connection.descriptor]
     }
 
+    /// Reads what is ready on one of ``descriptors``.
     public func handle(readable descriptor: Int32) {
         noticeSleep()
         if let run = passwordRun, run.descriptors.contains(descriptor) {
@@ -137,12 +140,15 @@ public final class IMAPSource: BadgeSource {
         process(connection.handleWritable())
     }
 
+    /// Seconds until the next deadline: a step's, a retry's, the debounce's or the keepalive's.
     public var timeUntilDue: Double? {
         let now = SystemTime.monotonic
         let due = [stepDeadline, retryAt, recountAt, keepaliveAt].compactMap { $0 }.min().map { $0 - now }
         return [due, passwordRun?.timeUntilDue, secretLookup?.timeUntilDue, sleepWatcher?.timeUntilDue].compactMap { $0 }.min()
     }
 
+    /// Acts on what is due: a step that took too long ends the connection (retried later), a
+    /// retry connects, the debounce and the keepalive recount.
     public func handleDeadline() {
         if noticeSleep() { return }
         let now = SystemTime.monotonic
@@ -192,6 +198,7 @@ public final class IMAPSource: BadgeSource {
         }
     }
 
+    /// Closes everything and forgets the password.
     public func stop() {
         passwordRun?.cancel()
         passwordRun = nil
