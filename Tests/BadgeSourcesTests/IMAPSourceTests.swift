@@ -41,7 +41,9 @@ struct IMAPSourceTests {
         drive(loop, source, 5, "three after APPEND") { $0.content == .count(3) }
         #expect(SystemTime.monotonic - delivered < 1.0, "followed in \(SystemTime.monotonic - delivered) s")
         try server.store("\\Seen")
+        let marked = SystemTime.monotonic
         drive(loop, source, 5, "none after STORE \\Seen") { $0.content == .count(0) }
+        #expect(SystemTime.monotonic - marked < 1.0, "followed in \(SystemTime.monotonic - marked) s")
         #expect(source.reading.items?.items.isEmpty == true)
         expectNoSecret(source, server)
     }

@@ -50,6 +50,15 @@ struct LocaleTests {
         try s.command("explain mail")
         let byHand = try s.app.readEvent(named: "explain", timeout: 10)["text"]?.string ?? ""
         #expect(byHand == "E-Mail, 4 ungelesen, von Hand gesetzt (keine Quelle)", "\(byHand)")
+        // The peek in German: a count set by hand, then items with their times.
+        try s.click(MouseButton.right, on: "mail")
+        _ = try s.peekEvent("opened")
+        #expect(try s.peekTitles() == ["E-Mail, 4 ungelesen", "+1", "−1", "Leeren"])
+        for key in 0..<14 { try s.command("add mail k\(key) Absender \(key)") }
+        try s.sync()
+        let rows = try s.peek()?["rows"]?.array ?? []
+        #expect(rows.first?["time"]?.string == "gerade eben", "\(rows.first ?? .null)")
+        #expect(rows.last?["title"]?.string == "und 2 weitere", "\(rows.last ?? .null)")
     }
 
     @Test("Arabic: right to left, Arabic plural forms and comma; --ltr overrides the direction")

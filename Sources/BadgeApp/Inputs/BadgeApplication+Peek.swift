@@ -24,7 +24,7 @@ extension BadgeApplication {
 
     /// Opens the tray's peek of every button at `anchor` (the tray icon, root pixels).
     func openTotalPeek(at anchor: PixelRect, host: ToolbarHost) {
-        let menu = PeekMenu.total(of: toolbar.buttons, now: SystemTime.realtime)
+        let menu = PeekMenu.total(of: toolbar.buttons, now: SystemTime.realtime, words: peekWords)
         do {
             try host.openPeek(anchoredAt: anchor, id: menu.buttonID, rows: menu.rows, trigger: .pointer)
             openPeekMenu = menu
@@ -38,7 +38,16 @@ extension BadgeApplication {
     func peekMenu(for button: ToolbarButton) -> PeekMenu {
         let explanation = bindings?.explanation(of: button.id) ?? originWords(of: button.id)
         return PeekMenu.make(for: button, explanation: explanation, ownsCount: bindings?.ownsCount(of: button.id) == true,
-                             now: SystemTime.realtime)
+                             now: SystemTime.realtime, words: peekWords)
+    }
+
+    /// The peek's words in the user's language (BadgeKit's catalogue and the app's own).
+    var peekWords: PeekMenu.Words {
+        PeekMenu.Words(peek: locale.peekStrings,
+                       readAgain: locale.translate("Read again", domain: Self.domain),
+                       clear: locale.translate("Clear", domain: Self.domain),
+                       plusOne: locale.translate("plus 1", domain: Self.domain),
+                       minusOne: locale.translate("minus 1", domain: Self.domain))
     }
 
     /// What the open peek reported.

@@ -27,10 +27,24 @@ struct PeekMenu: Equatable {
     /// The most items listed before "and N more".
     static let itemLimit = 12
 
+    /// The peek's words in the user's language: the library's (times, "and N more") and the app's
+    /// rows for a count without items.
+    struct Words {
+        var peek: PeekStrings
+        var readAgain: String
+        var clear: String
+        var plusOne: String
+        var minusOne: String
+
+        /// English.
+        static let english = Words(peek: .english, readAgain: "Read again", clear: "Clear", plusOne: "plus 1", minusOne: "minus 1")
+    }
+
     /// The peek of `button`: `explanation` says where its value comes from ("from ~/Maildir,
     /// 2 s ago"), `ownsCount` whether a source owns the number (no edits then), `now` the wall clock.
     static func make(for button: ToolbarButton, explanation: String, ownsCount: Bool, now: Double,
-                     strings: PeekStrings = .english) -> PeekMenu {
+                     words: Words = .english) -> PeekMenu {
+        let strings = words.peek
         let badge = button.badge
         if badge.hasItems {
             let rows = PeekRow.rows(for: badge.items, now: now, limit: itemLimit, strings: strings)
@@ -40,11 +54,12 @@ struct PeekMenu: Equatable {
         var rows = [PeekRow(title: badge.valueDescription, detail: explanation, isActionable: false)]
         var entries: [Entry] = [.note]
         if ownsCount {
-            rows.append(PeekRow(title: "Read again"))
+            rows.append(PeekRow(title: words.readAgain))
             entries.append(.refresh(button: button.id))
         } else {
-            for (title, action) in [("+1", BadgeAction.increment), ("−1", .decrement), ("Clear", .clear)] {
-                rows.append(PeekRow(title: title, spokenDescription: title == "−1" ? "minus 1" : title == "+1" ? "plus 1" : title))
+            for (title, spoken, action) in [("+1", words.plusOne, BadgeAction.increment), ("−1", words.minusOne, .decrement),
+                                            (words.clear, words.clear, .clear)] {
+                rows.append(PeekRow(title: title, spokenDescription: spoken))
                 entries.append(.edit(button: button.id, action))
             }
         }
@@ -56,7 +71,8 @@ struct PeekMenu: Equatable {
 
     /// The tray's peek: every button with something to show, its value as a heading, then its
     /// newest items, at most ``itemLimit`` items in all ("and N more" under each button cut short).
-    static func total(of buttons: [ToolbarButton], now: Double, strings: PeekStrings = .english) -> PeekMenu {
+    static func total(of buttons: [ToolbarButton], now: Double, words: Words = .english) -> PeekMenu {
+        let strings = words.peek
         var rows: [PeekRow] = []
         var entries: [Entry] = []
         var budget = itemLimit

@@ -14,7 +14,8 @@ final class PeekOutput: BoardOutput {
         switch change {
         case .badge(let button, _) where button.id == open.buttonID || open.buttonID == PeekMenu.totalID:
             let menu = open.buttonID == PeekMenu.totalID
-                ? PeekMenu.total(of: host.toolbar.buttons, now: SystemTime.realtime) : application.peekMenu(for: button)
+                ? PeekMenu.total(of: host.toolbar.buttons, now: SystemTime.realtime, words: application.peekWords)
+                : application.peekMenu(for: button)
             guard menu != open else { return }
             application.openPeekMenu = menu
             host.updatePeek(rows: menu.rows)
