@@ -63,15 +63,15 @@ struct IMAPEndToEndTests {
         func deliver(_ from: String, _ subject: String) throws { try Self.run("deliver", folder, from, subject) }
 
         /// The config line of the mail button, its password read by a command from the server's folder.
-        func config(keepalive: Int = 2) -> String {
-            #"{"buttons": [{"id": "mail", "icon": "mail", "label": "Mail", "source": {"imap": {"host": "localhost", "port": \#(port), "user": "alice", "caFile": "\#(folder)/cert.pem", "keepalive": \#(keepalive), "timeout": 2, "password": {"command": ["cat", "\#(folder)/password"]}}}}, {"id": "bell", "icon": "bell"}]}"#
+        func config(keepalive: Int = 2, timeout: Int = 2) -> String {
+            #"{"buttons": [{"id": "mail", "icon": "mail", "label": "Mail", "source": {"imap": {"host": "localhost", "port": \#(port), "user": "alice", "caFile": "\#(folder)/cert.pem", "keepalive": \#(keepalive), "timeout": \#(timeout), "password": {"command": ["cat", "\#(folder)/password"]}}}}, {"id": "bell", "icon": "bell"}]}"#
         }
     }
 
-    func launch(_ server: Server, _ name: String, keepalive: Int = 2) throws -> DemoSession {
+    func launch(_ server: Server, _ name: String, keepalive: Int = 2, timeout: Int = 2) throws -> DemoSession {
         let config = server.folder + "/config.json"
         let file = fopen(config, "w")
-        fputs(server.config(keepalive: keepalive), file)
+        fputs(server.config(keepalive: keepalive, timeout: timeout), file)
         fclose(file)
         return try DemoSession(name, arguments: ["--config", config, "--no-state"])
     }
@@ -149,7 +149,8 @@ struct IMAPEndToEndTests {
     func idleWithIDLE() throws {
         let server = try Server("idle")
         try server.deliver("Alice <a@example.org>", "one")
-        let s = try launch(server, "imap-idle", keepalive: 240)
+        // The default answer deadline: on a loaded machine a late answer must not restart the connection mid-measure.
+        let s = try launch(server, "imap-idle", keepalive: 240, timeout: 20)
         _ = try SourceBindingTests.waitFor(s, timeout: 15, "one, idling") {
             try $0.button("mail").count == 1 && ($0.button("mail").json["source"]?["description"]?.string ?? "").hasSuffix("IDLE")
         }
