@@ -107,7 +107,7 @@ let package = Package(
 
         .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
         .testTarget(name: "BadgeControlTests", dependencies: ["BadgeControl"]),
-        .testTarget(name: "BadgeSourcesTests", dependencies: ["BadgeCore", "BadgeIO", "BadgeSources", "CGlibcExtras"]),
+        .testTarget(name: "BadgeSourcesTests", dependencies: ["BadgeCore", "BadgeIO", "BadgeSources", "CGlibcExtras", "XvfbHarness"]),
         .testTarget(
             name: "BadgeDrawingTests",
             dependencies: ["BadgeCore", "BadgeDrawing", "BadgeResources", "CCairo", "XvfbHarness", "TestSupport"],

@@ -3,6 +3,7 @@ import BadgeIO
 @testable import BadgeSources
 import Glibc
 import Testing
+import XvfbHarness
 
 /// The IMAP source against a real Dovecot on loopback: TLS with the test's own CA, IDLE, STARTTLS,
 /// the faults a laptop meets (server killed, connection cut, a proxy gone silent), refused logins
@@ -307,14 +308,14 @@ struct IMAPSourceTests {
     }
 }
 
-/// A private bus (dbus-daemon, no service activation) and, once asked, an unlocked
+/// A private bus (XvfbHarness's SessionBus, activating nothing) and, once asked, an unlocked
 /// gnome-keyring-daemon on it, with their own HOME and XDG_RUNTIME_DIR (nothing touches the user's
 /// keyring), or a stand-in for logind that says the machine sleeps (SIGUSR1) and woke (SIGUSR2).
 final class PrivateBus {
     static let isAvailable = ["/usr/bin/dbus-daemon", "/usr/bin/gnome-keyring-daemon", "/usr/bin/secret-tool"].allSatisfy { (path: String) in access(path, X_OK) == 0 }
     let folder: TemporaryFolder
     let address: String
-    private var bus: ChildRun?
+    private let bus: SessionBus
     private var keyring: ChildRun?
     private var logind: ChildRun?
     private var environment: [String: String] {
@@ -325,31 +326,10 @@ final class PrivateBus {
     init() throws {
         folder = try TemporaryFolder()
         mkdir(folder("run"), 0o700)
-        address = "unix:path=\(folder("bus"))"
-        // A config of its own: no service activation, so nothing is started with the user's HOME.
-        try folder.write("""
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>\(address)</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-        </busconfig>
-        """, to: "bus.conf")
-        bus = ChildRun(arguments: ["/usr/bin/dbus-daemon", "--config-file=\(folder("bus.conf"))", "--nofork", "--nopidfile"],
-                       timeLimit: 600, outputLimit: 1 << 16)
-        try python("""
-        import os, sys, time
-        end = time.monotonic() + 10
-        while not os.path.exists(sys.argv[1]):
-            if time.monotonic() > end: sys.exit("the bus never listened")
-            time.sleep(0.02)
-        """, folder("bus"))
+        mkdir(folder("services"), 0o700)
+        // Service activation from an empty folder only: nothing is started with the user's HOME.
+        bus = try SessionBus(serviceFolder: folder("services"))
+        address = bus.address
     }
 
     func startKeyring() throws {
@@ -409,6 +389,5 @@ final class PrivateBus {
     deinit {
         logind?.cancel()
         keyring?.cancel()
-        bus?.cancel()
     }
 }

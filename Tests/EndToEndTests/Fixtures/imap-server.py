@@ -104,30 +104,24 @@ def main():
                     if time.monotonic() > end:
                         sys.exit("port %d never accepted" % port)
                     time.sleep(0.05)
-    elif command == "deliver":
-        sender, subject = sys.argv[3], sys.argv[4]
-        seen = len(sys.argv) > 5 and sys.argv[5] == "seen"
-        box = sys.argv[6] if len(sys.argv) > 6 else "INBOX"
+    elif command in ("deliver", "store", "expunge"):
         c = client(d)
-        c.create(box)
-        raw = ("From: %s\r\nSubject: %s\r\nDate: Thu, 03 Dec 2026 06:00:00 +0000\r\nMessage-ID: <%d@example.org>\r\n\r\nbody\r\n"
-               % (sender, subject, random.randrange(1 << 30))).encode()
-        typ, data = c.append(box, r"(\Seen)" if seen else None, None, raw)
+        if command == "deliver":
+            sender, subject = sys.argv[3], sys.argv[4]
+            seen = len(sys.argv) > 5 and sys.argv[5] == "seen"
+            box = sys.argv[6] if len(sys.argv) > 6 else "INBOX"
+            c.create(box)
+            raw = ("From: %s\r\nSubject: %s\r\nDate: Thu, 03 Dec 2026 06:00:00 +0000\r\nMessage-ID: <%d@example.org>\r\n\r\nbody\r\n"
+                   % (sender, subject, random.randrange(1 << 30))).encode()
+            typ, data = c.append(box, r"(\Seen)" if seen else None, None, raw)
+        else:
+            c.select("INBOX")
+            if command == "store":
+                typ, data = c.uid("STORE", sys.argv[4] if len(sys.argv) > 4 else "1:*", "+FLAGS.SILENT", "(%s)" % sys.argv[3])
+            else:
+                typ, data = c.expunge()
         if typ != "OK":
-            sys.exit("APPEND: %s %s" % (typ, data))
-        c.logout()
-    elif command == "store":
-        c = client(d)
-        c.select("INBOX")
-        uids = sys.argv[4] if len(sys.argv) > 4 else "1:*"
-        typ, data = c.uid("STORE", uids, "+FLAGS.SILENT", "(%s)" % sys.argv[3])
-        if typ != "OK":
-            sys.exit("STORE: %s %s" % (typ, data))
-        c.logout()
-    elif command == "expunge":
-        c = client(d)
-        c.select("INBOX")
-        c.expunge()
+            sys.exit("%s: %s %s" % (command.upper(), typ, data))
         c.logout()
     else:
         sys.exit("unknown command " + command)
