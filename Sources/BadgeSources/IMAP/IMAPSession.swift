@@ -155,7 +155,7 @@ package final class IMAPSession {
         guard let capabilities else { return send(.capability, "CAPABILITY") }
         if !isAuthenticated {
             if capabilities.contains("AUTH=PLAIN") {
-                if capabilities.contains("SASL-IR") { return send(.authenticate, "AUTHENTICATE PLAIN \(plainResponse())", secret: true) }
+                if capabilities.contains("SASL-IR") { return send(.authenticate, "AUTHENTICATE PLAIN \(plainResponse())") }
                 return send(.authenticate, "AUTHENTICATE PLAIN")
             }
             if capabilities.contains("LOGINDISABLED") {
@@ -165,7 +165,7 @@ package final class IMAPSession {
                   let secret = password.withUnsafeBytes({ IMAPString.quoted(String(decoding: $0, as: UTF8.self)) }) else {
                 return fail(.authentication("the password or user name holds a line break, which LOGIN cannot send"))
             }
-            return send(.login, "LOGIN \(user) \(secret)", secret: true)
+            return send(.login, "LOGIN \(user) \(secret)")
         }
         return afterLogin()
     }
@@ -354,7 +354,7 @@ package final class IMAPSession {
         }
     }
 
-    private func send(_ command: Command, _ line: String, secret: Bool = false) -> [Action] {
+    private func send(_ command: Command, _ line: String) -> [Action] {
         tagNumber += 1
         let tag = "b\(tagNumber)"
         pending = (tag, command)

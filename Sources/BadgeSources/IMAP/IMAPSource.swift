@@ -48,8 +48,8 @@ public final class IMAPSource: BadgeSource {
     private var waitsForUser = false
     private var backoff = RetryBackoff(first: 1, longest: 60)
     /// Monotonic deadlines.
-    private var stepDeadline: Double?
-    private var stepWords = ""
+    /// The step under way that has a deadline: when it passes, how long it was, what it was.
+    private var step: (deadline: Double, limit: Double, words: String)?
     private var retryAt: Double?
     private var recountAt: Double?
     private var keepaliveAt: Double?
@@ -143,7 +143,7 @@ public final class IMAPSource: BadgeSource {
     /// Seconds until the next deadline: a step's, a retry's, the debounce's or the keepalive's.
     public var timeUntilDue: Double? {
         let now = SystemTime.monotonic
-        let due = [stepDeadline, retryAt, recountAt, keepaliveAt].compactMap { $0 }.min().map { $0 - now }
+        let due = [step?.deadline, retryAt, recountAt, keepaliveAt].compactMap { $0 }.min().map { $0 - now }
         return [due, passwordRun?.timeUntilDue, secretLookup?.timeUntilDue, sleepWatcher?.timeUntilDue].compactMap { $0 }.min()
     }
 
@@ -161,9 +161,9 @@ public final class IMAPSource: BadgeSource {
             finishSecretLookup()
         }
         if let watcher = sleepWatcher, let due = watcher.timeUntilDue, due <= 0 { watcher.handleDeadline() }
-        if let stepDeadline, now >= stepDeadline {
-            self.stepDeadline = nil
-            disconnected("\(account.host) did not answer within \(Self.seconds(stepLimit)) (\(stepWords))")
+        if let step, now >= step.deadline {
+            self.step = nil
+            disconnected("\(account.host) did not answer within \(Self.seconds(step.limit)) (\(step.words))")
             return
         }
         if let retryAt, now >= retryAt {
@@ -212,7 +212,7 @@ public final class IMAPSource: BadgeSource {
         connection = nil
         session = nil
         forgetPassword()
-        stepDeadline = nil
+        step = nil
         retryAt = nil
         recountAt = nil
         keepaliveAt = nil
@@ -322,12 +322,8 @@ public final class IMAPSource: BadgeSource {
         update(words: "connecting")
     }
 
-    private var stepLimit = 0.0
-
     private func setStep(_ limit: Double, _ words: String) {
-        stepLimit = limit
-        stepWords = words
-        stepDeadline = SystemTime.monotonic + limit
+        step = (SystemTime.monotonic + limit, limit, words)
     }
 
     private func process(_ events: [IMAPConnection.Event]) {
@@ -361,11 +357,11 @@ public final class IMAPSource: BadgeSource {
                 setStep(timing.connect, "the TLS handshake")
                 process(connection.startTLS())
             case .counted(let count):
-                stepDeadline = nil
+                step = nil
                 _ = backoff.succeeded()
                 counted(count)
             case .idling:
-                stepDeadline = nil
+                step = nil
                 keepaliveAt = SystemTime.monotonic + timing.keepalive
                 if account.folders.count == 1 || session.usesNotify {
                     update(words: session.usesNotify ? "IDLE and NOTIFY" : "IDLE")
@@ -381,13 +377,13 @@ public final class IMAPSource: BadgeSource {
                     connection.close()
                     self.connection = nil
                     self.session = nil
-                    stepDeadline = nil
+                    step = nil
                     return update(error: failure.description + "; fix the password, then run badge-demo msg refresh")
                 }
                 disconnected(failure.description)
                 return
             }
-            if !session.awaitsReply && !session.isIdling { stepDeadline = nil }
+            if !session.awaitsReply && !session.isIdling { step = nil }
             if session.isWaiting && keepaliveAt == nil { keepaliveAt = SystemTime.monotonic + timing.keepalive }
         }
     }
@@ -396,7 +392,7 @@ public final class IMAPSource: BadgeSource {
         connection?.close()
         connection = nil
         session = nil
-        stepDeadline = nil
+        step = nil
         keepaliveAt = nil
         recountAt = nil
         let delay = backoff.failed().delay
@@ -415,7 +411,7 @@ public final class IMAPSource: BadgeSource {
             connection?.close()
             connection = nil
             session = nil
-            stepDeadline = nil
+            step = nil
             retryAt = nil
             recountAt = nil
             keepaliveAt = nil
