@@ -43,6 +43,53 @@ extension ChildProcess {
         return true
     }
 
+    /// Waits, yielding the processor, until the child is blocked in poll(), ppoll() or epoll_wait()
+    /// with no deadline within `quiet` seconds (read from /proc/PID/syscall): idle, not only
+    /// between two animation frames or before a timer that is about to fire, as a sleeping state
+    /// alone could be. False after `timeout` s, which is what a loop that spins or keeps a short
+    /// timer gives. Where the kernel does not show the call (another user, no ptrace access), it
+    /// is ``waitUntilSleeping(timeout:)``.
+    @discardableResult
+    public func waitUntilIdle(timeout: Double, quiet: Double) throws -> Bool {
+        let deadline = Deadline(seconds: timeout)
+        while true {
+            switch blockingCall() {
+            case .unknown: return try waitUntilSleeping(timeout: Double(deadline.remainingMilliseconds) / 1000)
+            case .waiting(let milliseconds?) where Double(milliseconds) >= quiet * 1000: return true
+            case .waiting(nil): return true
+            case .waiting, .other: break
+            }
+            if deadline.hasPassed { return false }
+            sched_yield()
+        }
+    }
+
+    private enum BlockingCall { case unknown, other, waiting(milliseconds: Int?) }
+
+    /// What the child is blocked in, from /proc/PID/syscall (x86_64 numbers): a wait for
+    /// descriptors with its timeout (nil: none), another call, or nothing readable.
+    private func blockingCall() -> BlockingCall {
+        guard let data = try? readSmallFile("/proc/\(pid)/syscall") else { return .unknown }
+        let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard let first = fields.first else { return .unknown }
+        guard let number = Int(first) else { return .other }  // "running"
+        func argument(_ index: Int) -> UInt64? {
+            guard fields.count > index + 1 else { return nil }
+            return UInt64(fields[index + 1].dropFirst(2), radix: 16)
+        }
+        func timeout(_ raw: UInt64?) -> BlockingCall {
+            guard let raw else { return .unknown }
+            let milliseconds = Int(Int32(truncatingIfNeeded: raw))
+            return .waiting(milliseconds: milliseconds < 0 ? nil : milliseconds)
+        }
+        switch number {
+        case 7: return timeout(argument(2))  // poll(fds, nfds, timeout)
+        case 232, 281: return timeout(argument(3))  // epoll_wait / epoll_pwait(epfd, events, max, timeout)
+        case 271: return argument(2) == 0 ? .waiting(milliseconds: nil) : .other  // ppoll with no timespec
+        default: return .other
+        }
+    }
+
     /// The fields of /proc/PID/stat from field 3 (the state) on. The command name (field 2) may
     /// contain spaces, so they are the ones after its closing ')'.
     private func statFields() throws -> [Substring] {

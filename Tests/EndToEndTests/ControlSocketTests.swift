@@ -399,7 +399,7 @@ struct ControlSocketTests {
         let quiet = try python(path, "stuck")
         #expect(try quiet.readLine(timeout: 10) == #"{"reply":"ok"}"#)
         try s.sync()
-        try s.app.waitUntilSleeping(timeout: 2)
+        #expect(try s.app.waitUntilIdle(timeout: 10, quiet: 60), "the loop keeps a deadline within a minute")
         let before = try s.app.cpuTicks()
         let switches = try s.app.contextSwitches()
         measureInterval(seconds: 1.0)

@@ -69,6 +69,25 @@ struct HarnessSelfTests {
         #expect(leaked.isEmpty, "descriptors leaked into the child: \(leaked)")
     }
 
+    @Test("ChildProcess: idle is asleep in poll() with no deadline near; a 20 ms timer or a read() is not that")
+    func idleReadings() throws {
+        func python(_ code: String) throws -> ChildProcess {
+            let child = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", code], stdin: .null)
+            #expect(try child.readLine(timeout: 10) == "ready")
+            return child
+        }
+        let forever = try python("import select; print('ready', flush=True); select.poll().poll()")
+        let far = try python("import select; print('ready', flush=True); select.poll().poll(600000)")
+        let ticking = try python("import select\nprint('ready', flush=True)\nwhile True: select.poll().poll(20)")
+        let reading = try python("import sys, time; print('ready', flush=True); time.sleep(600)")
+        #expect(try forever.waitUntilIdle(timeout: 5, quiet: 3))
+        #expect(try far.waitUntilIdle(timeout: 5, quiet: 3))
+        #expect(try !far.waitUntilIdle(timeout: 0.2, quiet: 3600), "a poll 600 s long is not quiet for an hour")
+        #expect(try !ticking.waitUntilIdle(timeout: 0.5, quiet: 3), "a loop with a 20 ms timer is not idle")
+        #expect(try ticking.waitUntilSleeping(timeout: 5), "though it sleeps between its turns")
+        #expect(try !reading.waitUntilIdle(timeout: 0.2, quiet: 3), "a sleep is not a wait for descriptors")
+    }
+
     @Test("ChildProcess: CPU ticks, sleep state, context switches and resident memory from /proc")
     func procReadings() throws {
         let busy = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "while :; do :; done"], stdin: .null)
