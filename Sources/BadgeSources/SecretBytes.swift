@@ -69,6 +69,15 @@ package final class SecretBytes {
         return taken
     }
 
+    /// Appends one byte when it fits; returns whether it did.
+    @discardableResult
+    package func append(byte: UInt8) -> Bool {
+        guard room > 0 else { return false }
+        base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+        count += 1
+        return true
+    }
+
     /// Keeps only the first `length` bytes; the rest is zeroed.
     package func truncate(to length: Int) {
         let kept = max(0, min(length, count))
@@ -79,5 +88,19 @@ package final class SecretBytes {
     /// The bytes, for the duration of `body` only.
     package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+}
+
+extension SecretBytes: Equatable {
+    /// Whether both hold the same bytes (compared in time that depends only on the lengths).
+    package static func == (left: SecretBytes, right: SecretBytes) -> Bool {
+        guard left.count == right.count else { return false }
+        return left.withUnsafeBytes { a in
+            right.withUnsafeBytes { b in
+                var difference: UInt8 = 0
+                for index in 0..<a.count { difference |= a[index] ^ b[index] }
+                return difference == 0
+            }
+        }
     }
 }

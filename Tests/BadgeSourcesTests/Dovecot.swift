@@ -77,9 +77,9 @@ final class Dovecot {
         try Self.script("deliver", folder.path, from, subject, seen ? "seen" : "unseen", box)
     }
 
-    /// Adds `flags` ("\\Seen", "\\Deleted") to the messages `uid` of INBOX.
-    func store(_ flags: String, uid: String = "1:*") throws {
-        try Self.script("store", folder.path, flags, uid)
+    /// Adds `flags` ("\\Seen", "\\Deleted") to the messages `uid` of `box`.
+    func store(_ flags: String, uid: String = "1:*", folder box: String = "INBOX") throws {
+        try Self.script("store", folder.path, flags, uid, box)
     }
 
     /// The account, as the tests give it to IMAPSource.

@@ -48,6 +48,46 @@ struct IMAPProtocolTests {
         #expect(IMAPString.mailbox("R&D") == "\"R&-D\"")
         #expect(IMAPString.mailbox("台北") == "\"&U,BTFw-\"")
         #expect(IMAPString.base64(Array("\0alice\0secret".utf8)) == "AGFsaWNlAHNlY3JldA==")
+        // The same, written straight into secret memory.
+        for text in ["", "a", "ab", "abc", "\0alice\0secret", #"p"w\d"#] {
+            let encoded = SecretBytes(capacity: 64), quoted = SecretBytes(capacity: 64)
+            #expect(Array(text.utf8).withUnsafeBytes { IMAPString.appendBase64($0, to: encoded) })
+            #expect(encoded.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } == IMAPString.base64(Array(text.utf8)))
+            let wrote = Array(text.utf8).withUnsafeBytes { IMAPString.appendQuoted($0, to: quoted) }
+            #expect(wrote == (IMAPString.quoted(text) != nil), "a NUL cannot be quoted: \(text.debugDescription)")
+            if wrote { #expect(quoted.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } == IMAPString.quoted(text)) }
+        }
+        let full = SecretBytes(capacity: 4096)
+        while full.room > 0 { full.append(byte: 65) }
+        #expect(!Array("x".utf8).withUnsafeBytes { IMAPString.appendBase64($0, to: full) }, "a full buffer says so")
+        #expect(!Array("a\nb".utf8).withUnsafeBytes { IMAPString.appendQuoted($0, to: SecretBytes(capacity: 16)) })
+    }
+
+    @Test("Login lines leave the session only in secret memory: SASL-IR, PLAIN after '+', LOGIN; a NUL or line break is refused")
+    func loginLinesAreSecret() throws {
+        func lines(_ capabilities: String, _ password: String, then more: [String] = []) throws -> [IMAPSession.Action] {
+            let session = IMAPSession(account: IMAPAccount(host: "imap.example.org", user: "alice", folders: ["INBOX"]),
+                                      password: secret(password), isProtected: true)
+            return try talk(session, ["* OK [CAPABILITY IMAP4rev1 \(capabilities)] hi"] + more).actions
+        }
+        func secretText(_ actions: [IMAPSession.Action]) -> [String] {
+            actions.compactMap { if case .sendSecret(let line) = $0 { line.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } } else { nil } }
+        }
+        func plainText(_ actions: [IMAPSession.Action]) -> [String] {
+            actions.compactMap { if case .send(let bytes) = $0 { String(decoding: bytes, as: UTF8.self) } else { nil } }
+        }
+        let ir = try lines("AUTH=PLAIN SASL-IR", "secret")
+        #expect(secretText(ir) == ["b1 AUTHENTICATE PLAIN AGFsaWNlAHNlY3JldA==\r\n"] && plainText(ir).isEmpty)
+        let continued = try lines("AUTH=PLAIN", "secret", then: ["+ "])
+        #expect(plainText(continued) == ["b1 AUTHENTICATE PLAIN\r\n"])
+        #expect(secretText(continued) == ["AGFsaWNlAHNlY3JldA==\r\n"])
+        let login = try lines("", #"p"w"#)
+        #expect(secretText(login) == [#"b1 LOGIN "alice" "p\"w""# + "\r\n"] && plainText(login).isEmpty)
+        for (capabilities, password) in [("AUTH=PLAIN SASL-IR", "a\0b"), ("", "a\nb"), ("", "a\rb")] {
+            let refused = try lines(capabilities, password)
+            #expect(secretText(refused).isEmpty && plainText(refused).isEmpty, "\(capabilities) \(password.debugDescription)")
+            #expect(refused.contains { if case .failed(.authentication(let text)) = $0 { text.contains("cannot send") } else { false } })
+        }
     }
 
     func secret(_ text: String) -> SecretBytes { Array(text.utf8).withUnsafeBytes { SecretBytes(copying: $0) } }
@@ -59,6 +99,9 @@ struct IMAPProtocolTests {
             for action in session.receive(try IMAPResponse.parse(Array((line + "\r\n").utf8))) {
                 all.append(action)
                 if case .send(let bytes) = action { sent.append(String(decoding: bytes, as: UTF8.self).trimmingWhitespace()) }
+                if case .sendSecret(let line) = action {
+                    sent.append(line.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }.trimmingWhitespace())
+                }
             }
         }
         return (sent, all)
@@ -121,29 +164,52 @@ struct IMAPProtocolTests {
         _ = sent
     }
 
-    @Test("Several folders: NOTIFY where offered (refused: STATUS at every recount), STATUS for the others, their sum")
+    @Test("Several folders: NOTIFY where offered (refused: STATUS at every recount); STATUS, then EXAMINE and SEARCH UNSEEN UNDELETED where there is unseen mail; the first folder again; their sum")
     func folders() throws {
-        let account = IMAPAccount(host: "h", user: "a", folders: ["INBOX", "Lists", "Entwürfe"])
+        let account = IMAPAccount(host: "h", user: "a", folders: ["INBOX", "Lists", "Entwürfe", "Empty"])
         for offersNotify in [true, false] {
             let session = IMAPSession(account: account, password: secret("p"), isProtected: true)
-            let caps = "IMAP4rev1 SASL-IR AUTH=PLAIN IDLE" + (offersNotify ? " NOTIFY" : "")
+            let caps = "IMAP4rev1 SASL-IR AUTH=PLAIN IDLE" + (offersNotify ? " NOTIFY ESEARCH" : "")
             _ = try talk(session, ["* OK [CAPABILITY \(caps)] hi", "b1 OK [CAPABILITY \(caps)] in"])
-            var (sent, _) = try talk(session, ["b2 OK [READ-ONLY] done"])
+            var (sent, _) = try talk(session, ["* OK [UIDVALIDITY 7] v", "b2 OK [READ-ONLY] done"])
             if offersNotify {
-                #expect(sent == [#"b3 NOTIFY SET STATUS (selected (MessageNew (UID) MessageExpunge FlagChange)) (mailboxes ("Lists" "Entw&APw-rfe") (MessageNew MessageExpunge FlagChange))"#])
-                (sent, _) = try talk(session, ["b3 NO not now"])
+                #expect(sent == [#"b3 NOTIFY SET STATUS (selected (MessageNew (UID) MessageExpunge FlagChange)) (mailboxes ("Lists" "Entw&APw-rfe" "Empty") (MessageNew MessageExpunge FlagChange))"#])
+                // SET STATUS: the server tells each folder's state at once; the recount reads it anyway.
+                (sent, _) = try talk(session, [#"* STATUS "Lists" (UNSEEN 9)"#, "b3 NO not now"])
                 #expect(!session.usesNotify)
             }
-            let tag = offersNotify ? 4 : 3
-            #expect(sent == ["b\(tag) UID SEARCH UNSEEN UNDELETED"])
-            (sent, _) = try talk(session, ["* SEARCH", "b\(tag) OK"])
-            #expect(sent == [#"b\#(tag + 1) STATUS "Lists" (UNSEEN)"#])
-            (sent, _) = try talk(session, [#"* STATUS "Lists" (UNSEEN 4)"#, "b\(tag + 1) OK"])
-            #expect(sent == [#"b\#(tag + 2) STATUS "Entw&APw-rfe" (UNSEEN)"#])
+            var tag = offersNotify ? 4 : 3
+            func next() -> String { defer { tag += 1 }; return "b\(tag)" }
+            #expect(sent == [#"\#(next()) STATUS "Lists" (UNSEEN)"#])
+            (sent, _) = try talk(session, [#"* STATUS "Lists" (UNSEEN 4)"#, "b\(tag - 1) OK"])
+            #expect(sent == [#"\#(next()) STATUS "Entw&APw-rfe" (UNSEEN)"#])
+            (sent, _) = try talk(session, [#"* STATUS "Entw&APw-rfe" (UNSEEN 2)"#, "b\(tag - 1) OK"])
+            #expect(sent == [#"\#(next()) STATUS "Empty" (UNSEEN)"#])
+            // A NOTIFY STATUS for another folder in the middle of the recount: a recount follows it.
+            (sent, _) = try talk(session, [#"* STATUS "Lists" (UNSEEN 5)"#, #"* STATUS "Empty" (UNSEEN 0)"#, "b\(tag - 1) OK"])
+            // The folders with unseen mail are opened and searched: STATUS counts \Deleted ones too.
+            #expect(sent == [#"\#(next()) EXAMINE "Lists""#])
+            (sent, _) = try talk(session, ["* 9 EXISTS", "* OK [UIDVALIDITY 99] other", "b\(tag - 1) OK [READ-ONLY] done"])
+            let search = offersNotify ? "SEARCH RETURN (COUNT) UNSEEN UNDELETED" : "SEARCH UNSEEN UNDELETED"
+            #expect(sent == ["\(next()) \(search)"])
+            let listsAnswer = offersNotify ? #"* ESEARCH (TAG "b\#(tag - 1)") COUNT 3"# : "* SEARCH 2 5 7"
+            (sent, _) = try talk(session, [listsAnswer, "b\(tag - 1) OK"])
+            #expect(sent == [#"\#(next()) EXAMINE "Entw&APw-rfe""#])
+            (sent, _) = try talk(session, ["b\(tag - 1) OK [READ-ONLY] done"])
+            #expect(sent == ["\(next()) \(search)"])
+            let draftsAnswer = offersNotify ? #"* ESEARCH (TAG "b\#(tag - 1)")"# : "* SEARCH"
+            (sent, _) = try talk(session, [draftsAnswer, "b\(tag - 1) OK"])
+            #expect(sent == [#"\#(next()) EXAMINE "INBOX""#], "the first folder again, for its search and IDLE")
+            (sent, _) = try talk(session, ["* OK [UIDVALIDITY 7] v", "b\(tag - 1) OK [READ-ONLY] done"])
+            #expect(sent == ["\(next()) UID SEARCH UNSEEN UNDELETED"])
             var actions: [IMAPSession.Action]
-            (_, actions) = try talk(session, [#"* STATUS "Entw&APw-rfe" (UNSEEN 2)"#, "b\(tag + 2) OK"])
+            (sent, actions) = try talk(session, ["* SEARCH", "b\(tag - 1) OK"])
             guard case .counted(let count)? = actions.first else { Issue.record("\(actions)"); continue }
-            #expect(count.total == 6 && count.perFolder == ["INBOX": 0, "Lists": 4, "Entwürfe": 2])
+            #expect(count.total == 3 && count.perFolder == ["INBOX": 0, "Lists": 3, "Entwürfe": 0, "Empty": 0])
+            #expect(count.uidValidity == 7, "the other folder's UIDVALIDITY is not the watched one's")
+            #expect(sent == ["\(next()) IDLE"])
+            (_, actions) = try talk(session, ["+ idling"])
+            #expect(actions == [.idling, .changed], "the STATUS seen during the recount asks for another")
         }
     }
 }

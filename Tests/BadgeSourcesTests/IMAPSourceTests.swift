@@ -49,12 +49,15 @@ struct IMAPSourceTests {
         expectNoSecret(source, server)
     }
 
-    @Test("STARTTLS on the plain port, and a second folder counted with STATUS and followed with NOTIFY within 1 s")
+    @Test("STARTTLS on the plain port, and a second folder counted exactly (an unseen message marked \\Deleted is not) and followed with NOTIFY within 1 s")
     func startTLSAndFolders() throws {
         let server = try Dovecot()
         try server.deliver(from: "A <a@example.org>", subject: "one")
         try server.deliver(from: "L <l@example.org>", subject: "list mail", folder: "Lists")
         try server.deliver(from: "L <l@example.org>", subject: "more list mail", folder: "Lists")
+        // Deleted in a client that marks and expunges later (mutt): STATUS (UNSEEN) still counts it.
+        try server.deliver(from: "L <l@example.org>", subject: "deleted list mail", folder: "Lists")
+        try server.store("\\Deleted", uid: "3", folder: "Lists")
         let source = IMAPSource(account: server.account(security: .startTLS, folders: ["INBOX", "Lists"]), password: server.passwordCommand)
         let loop = SourceLoop(sources: [source])
         loop.start()

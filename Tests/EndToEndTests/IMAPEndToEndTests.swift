@@ -162,7 +162,7 @@ struct IMAPEndToEndTests {
         _ = try SourceBindingTests.waitFor(s, timeout: 5, "two") { try $0.button("mail").count == 2 }
     }
 
-    @Test("The password is in no core of the app: gcore while IDLE runs finds it nowhere (its pages are left out of dumps)",
+    @Test("The password is in no core of the app, nor its login line's base64: gcore while IDLE runs finds neither (their pages are left out of dumps)",
           .enabled(if: access("/usr/bin/gcore", X_OK) == 0, "needs gdb's gcore"),
           .enabled(if: getenv("ASAN_OPTIONS") == nil, "an AddressSanitizer build's shadow memory would make the core terabytes"))
     func noPasswordInCore() throws {
@@ -172,15 +172,17 @@ struct IMAPEndToEndTests {
         let end = gcore.waitForExit(timeout: 60)
         #expect(end == .exited(0), "gcore: \(gcore.stderrText)")
         let search = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", """
-            import mmap, sys
+            import base64, mmap, sys
             with open(sys.argv[1], "rb") as f:
                 m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-                print(len(m), m.find(sys.argv[2].encode()), flush=True)
+                plain = base64.b64encode(b"\\0alice\\0" + sys.argv[2].encode())
+                print(len(m), m.find(sys.argv[2].encode()), m.find(plain), flush=True)
             """, "\(core).\(s.app.pid)", server.password], stdin: .null)
         let line = try search.readLine(timeout: 60) ?? ""
         let fields = line.split(separator: " ").compactMap { Int($0) }
-        #expect(fields.count == 2 && fields[0] > 1_000_000, "the core was written: \(line) \(search.stderrText)")
-        #expect(fields.last == -1, "the password is in the core at offset \(fields.last ?? 0)")
+        #expect(fields.count == 3 && fields[0] > 1_000_000, "the core was written: \(line) \(search.stderrText)")
+        #expect(fields.count == 3 && fields[1] == -1, "the password is in the core at offset \(fields.dropFirst().first ?? 0)")
+        #expect(fields.count == 3 && fields[2] == -1, "the SASL PLAIN line's base64 is in the core at offset \(fields.last ?? 0)")
         unlink("\(core).\(s.app.pid)")
         _ = try SourceBindingTests.waitFor(s, timeout: 5, "still counting after the dump") { try $0.button("mail").count == 1 }
     }

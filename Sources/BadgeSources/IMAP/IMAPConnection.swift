@@ -117,6 +117,32 @@ package final class IMAPConnection {
         return flush()
     }
 
+    /// Like ``send(_:)`` for a line that carries a secret: under TLS it goes from the secret's own
+    /// memory into the cipher; in cleartext (loopback only) straight to the socket when nothing is
+    /// queued before it, and only what the socket does not take at once is queued in an ordinary
+    /// buffer (a login line is far shorter than a socket's buffer).
+    package func send(secret: SecretBytes) -> [Event] {
+        guard stage == .open else { return [] }
+        if let tls {
+            var failure: TLSFailure?
+            secret.withUnsafeBytes { bytes in
+                do throws(TLSFailure) { try tls.write(bytes) } catch { failure = error }
+            }
+            if let failure { return fail(failure.description) }
+            output += tls.pendingOutput()
+            return flush()
+        }
+        var written = 0
+        if output.isEmpty, socketFD >= 0 {
+            let sent = secret.withUnsafeBytes { badge_net_send(socketFD, $0.baseAddress, $0.count) }
+            if sent > 0 { written = sent } else if sent != -Int(EAGAIN) {
+                return fail("cannot write to \(account.host): \(String(cString: strerror(Int32(-sent))))")
+            }
+        }
+        secret.withUnsafeBytes { output += $0[written...] }
+        return flush()
+    }
+
     /// Begins TLS on the open connection (after the server's OK to STARTTLS).
     package func startTLS() -> [Event] { beginTLS(opening: false) }
 

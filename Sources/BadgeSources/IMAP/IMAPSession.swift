@@ -4,9 +4,12 @@
 ///
 /// The walk: greeting → STARTTLS (when asked) → CAPABILITY (unless announced) → `AUTHENTICATE
 /// PLAIN` (with SASL-IR where offered) or LOGIN → ID (where offered) → EXAMINE of the first folder
-/// (read-only: nothing the source does marks mail read) → `UID SEARCH UNSEEN UNDELETED` → STATUS
-/// (UNSEEN) for the other folders → `UID FETCH … BODY.PEEK[HEADER.FIELDS (…)]` for the newest
-/// unseen messages whose headers it has not read yet → IDLE. Any change the server reports during
+/// (read-only: nothing the source does marks mail read) → a recount → IDLE. A recount reads the
+/// other folders with `STATUS (UNSEEN)`; one that has unseen mail is opened (EXAMINE) and counted
+/// with `SEARCH UNSEEN UNDELETED` (`RETURN (COUNT)` where ESEARCH is offered), because STATUS counts
+/// unseen messages marked \Deleted too; the first folder is opened again if another was, and then
+/// `UID SEARCH UNSEEN UNDELETED` → `UID FETCH … BODY.PEEK[HEADER.FIELDS (…)]` for the newest
+/// unseen messages whose headers it has not read yet. Any change the server reports during
 /// IDLE (EXISTS, EXPUNGE, FETCH, RECENT, VANISHED, STATUS) is told to the source, which ends IDLE
 /// (``recount()``: DONE) after a short debounce; every DONE is followed by a full recount, never a
 /// comparison with an old number. Without IDLE the source calls ``recount()`` on its poll interval.
@@ -15,6 +18,9 @@ package final class IMAPSession {
     package enum Action: Equatable {
         /// Write these bytes to the connection.
         case send([UInt8])
+        /// Write these bytes, which carry the password (a login line), to the connection: they are
+        /// in secret memory, wiped when the last reference goes, and never in an ordinary buffer.
+        case sendSecret(SecretBytes)
         /// The server agreed to STARTTLS: begin the TLS handshake, then call ``tlsEstablished()``.
         case startTLS
         /// A full count was read.
@@ -29,6 +35,10 @@ package final class IMAPSession {
 
     private enum Command: Equatable {
         case capability, startTLS, authenticate, login, id, examine, notify, search, status(String), fetch, idle, done
+        /// Another folder opened, and counted, in a recount (its unseen mail may be marked \Deleted).
+        case examineOther(String), searchOther(String)
+        /// The first folder opened again after another was.
+        case reselect
     }
 
     private enum Phase: Equatable {
@@ -51,6 +61,10 @@ package final class IMAPSession {
     private var headers: [UInt32: [UInt8]] = [:]
     /// Folders still to be STATUSed in this recount.
     private var statusQueue: [String] = []
+    /// Folders with unseen mail still to be opened and searched in this recount.
+    private var exactQueue: [String] = []
+    /// True while another folder than the first is selected.
+    private var selectedOther = false
     /// A change seen since the last recount began.
     private var changedSinceCount = false
     /// At most how many messages' headers are read and kept.
@@ -110,7 +124,9 @@ package final class IMAPSession {
                 if changedSinceCount { return [.idling, .changed] }
                 return [.idling]
             }
-            if pending?.command == .authenticate { return [.send(Array("\(plainResponse())\r\n".utf8))] }
+            if pending?.command == .authenticate {
+                return secretLine("") { self.appendPlainResponse(to: $0) }.map { [.sendSecret($0)] } ?? fail(Self.unsendable)
+            }
             return fail(.protocolError("\(account.host) asked for more of a command that has no more"))
         case .untagged:
             collect(response)
@@ -155,17 +171,14 @@ package final class IMAPSession {
         guard let capabilities else { return send(.capability, "CAPABILITY") }
         if !isAuthenticated {
             if capabilities.contains("AUTH=PLAIN") {
-                if capabilities.contains("SASL-IR") { return send(.authenticate, "AUTHENTICATE PLAIN \(plainResponse())") }
-                return send(.authenticate, "AUTHENTICATE PLAIN")
+                guard capabilities.contains("SASL-IR") else { return send(.authenticate, "AUTHENTICATE PLAIN") }
+                return sendSecret(.authenticate, "AUTHENTICATE PLAIN ") { self.appendPlainResponse(to: $0) }
             }
             if capabilities.contains("LOGINDISABLED") {
                 return fail(.protocolError("\(account.host) allows no login on this connection (LOGINDISABLED, and no AUTH=PLAIN)"))
             }
-            guard let user = IMAPString.quoted(account.user),
-                  let secret = password.withUnsafeBytes({ IMAPString.quoted(String(decoding: $0, as: UTF8.self)) }) else {
-                return fail(.authentication("the password or user name holds a line break, which LOGIN cannot send"))
-            }
-            return send(.login, "LOGIN \(user) \(secret)")
+            guard let user = IMAPString.quoted(account.user) else { return fail(Self.unsendable) }
+            return sendSecret(.login, "LOGIN \(user) ") { line in self.password.withUnsafeBytes { IMAPString.appendQuoted($0, to: line) } }
         }
         return afterLogin()
     }
@@ -184,6 +197,23 @@ package final class IMAPSession {
         found = []
         statuses = [:]
         statusQueue = Array(account.folders.dropFirst())
+        exactQueue = []
+        return nextFolder()
+    }
+
+    /// The recount's next step over the folders: STATUS for each other folder, EXAMINE and SEARCH
+    /// for those with unseen mail, the first folder opened again, then its own search.
+    private func nextFolder() -> [Action] {
+        if !statusQueue.isEmpty {
+            let folder = statusQueue.removeFirst()
+            return send(.status(folder), "STATUS \(IMAPString.mailbox(folder)) (UNSEEN)")
+        }
+        if !exactQueue.isEmpty {
+            let folder = exactQueue.removeFirst()
+            selectedOther = true
+            return send(.examineOther(folder), "EXAMINE \(IMAPString.mailbox(folder))")
+        }
+        if selectedOther { return send(.reselect, "EXAMINE \(IMAPString.mailbox(account.folders[0]))") }
         return send(.search, "UID SEARCH UNSEEN UNDELETED")
     }
 
@@ -223,10 +253,20 @@ package final class IMAPSession {
         case .notify:
             usesNotify = true
             return startCount()
+        case .status(let folder):
+            if (statuses[folder] ?? 0) > 0 { exactQueue.append(folder) }
+            return nextFolder()
+        case .examineOther(let folder):
+            statuses[folder] = 0
+            if capabilities?.contains("ESEARCH") == true { return send(.searchOther(folder), "SEARCH RETURN (COUNT) UNSEEN UNDELETED") }
+            return send(.searchOther(folder), "SEARCH UNSEEN UNDELETED")
+        case .searchOther:
+            return nextFolder()
+        case .reselect:
+            selectedOther = false
+            return nextFolder()
         case .search:
-            return nextStatus()
-        case .status:
-            return nextStatus()
+            return fetchHeaders()
         case .fetch:
             return reportCount()
         case .idle, .done:
@@ -234,11 +274,7 @@ package final class IMAPSession {
         }
     }
 
-    private func nextStatus() -> [Action] {
-        if !statusQueue.isEmpty {
-            let folder = statusQueue.removeFirst()
-            return send(.status(folder), "STATUS \(IMAPString.mailbox(folder)) (UNSEEN)")
-        }
+    private func fetchHeaders() -> [Action] {
         let newest = found.sorted(by: >).prefix(Self.itemLimit)
         headers = headers.filter { newest.contains($0.key) }
         let missing = newest.filter { headers[$0] == nil }
@@ -277,7 +313,8 @@ package final class IMAPSession {
 
     /// Data that belongs to the command in flight.
     private func collect(_ response: IMAPResponse) {
-        if let code = response.code?.uppercased(), code.hasPrefix("UIDVALIDITY "),
+        if pending?.command == .examine || pending?.command == .reselect,
+           let code = response.code?.uppercased(), code.hasPrefix("UIDVALIDITY "),
            let value = UInt32(code.dropFirst("UIDVALIDITY ".count).trimmingWhitespace()) {
             if uidValidity != value { headers = [:] }
             uidValidity = value
@@ -285,9 +322,23 @@ package final class IMAPSession {
         switch response.dataName {
         case "SEARCH" where pending?.command == .search:
             found += response.values.dropFirst().compactMap { $0.atom.flatMap { UInt32($0) } }
+        case "SEARCH", "ESEARCH":
+            guard case .searchOther(let folder)? = pending?.command else { return }
+            let values = response.values.dropFirst()
+            if response.dataName == "SEARCH" {
+                statuses[folder, default: 0] += values.filter { $0.atom.flatMap { UInt32($0) } != nil }.count
+            } else if let at = values.firstIndex(where: { $0.atom?.uppercased() == "COUNT" }), at + 1 < values.endIndex,
+                      let count = values[at + 1].atom.flatMap({ Int($0) }) {
+                statuses[folder] = count
+            }
         case "STATUS":
             guard case .status(let folder)? = pending?.command, response.values.count >= 3,
-                  let fields = response.values[2].list else { return }
+                  let name = response.values[1].text, IMAPString.sameMailbox(name, folder) else {
+                // Another folder's news (NOTIFY) during the recount: counted again after it.
+                changedSinceCount = true
+                return
+            }
+            guard let fields = response.values[2].list else { return }
             var index = 0
             while index + 1 < fields.count {
                 if fields[index].atom?.uppercased() == "UNSEEN", let value = fields[index + 1].atom.flatMap({ Int($0) }) {
@@ -308,8 +359,12 @@ package final class IMAPSession {
             }
             if let uid, let header { headers[uid] = Array(header.prefix(16 * 1024)) }
         case "EXISTS", "EXPUNGE", "RECENT", "VANISHED", "FETCH":
-            // A change during a command: the count under way may have missed it.
-            if pending?.command != .examine { changedSinceCount = true }
+            // A change during a command: the count under way may have missed it. What EXAMINE
+            // reports is the folder's state as it is opened, not a change.
+            switch pending?.command {
+            case .examine?, .examineOther?, .reselect?: break
+            default: changedSinceCount = true
+            }
         default:
             break
         }
@@ -322,8 +377,10 @@ package final class IMAPSession {
             return fail(.authentication("\(account.host) refused the login for \(account.user)\(reason)"))
         case .examine:
             return fail(.folder("\(account.host) has no folder \(account.folders[0]) for \(account.user)\(reason)"))
-        case .status(let folder):
+        case .status(let folder), .examineOther(let folder):
             return fail(.folder("\(account.host) has no folder \(folder) for \(account.user)\(reason)"))
+        case .reselect:
+            return fail(.folder("\(account.host) has no folder \(account.folders[0]) for \(account.user)\(reason)"))
         case .startTLS:
             return fail(.protocolError("\(account.host) refused STARTTLS\(reason)"))
         case .id:
@@ -348,6 +405,8 @@ package final class IMAPSession {
         case .notify: "NOTIFY"
         case .search: "UID SEARCH"
         case .status: "STATUS"
+        case .examineOther, .reselect: "EXAMINE"
+        case .searchOther: "SEARCH"
         case .fetch: "UID FETCH"
         case .idle: "IDLE"
         case .done: "DONE"
@@ -361,23 +420,46 @@ package final class IMAPSession {
         return [.send(Array("\(tag) \(line)\r\n".utf8))]
     }
 
+    /// `command` with the tag, `prefix` and what `fill` writes, in secret memory; a failure when
+    /// `fill` cannot write it.
+    private func sendSecret(_ command: Command, _ prefix: String, _ fill: (SecretBytes) -> Bool) -> [Action] {
+        guard let line = secretLine("b\(tagNumber + 1) \(prefix)", fill) else { return fail(Self.unsendable) }
+        tagNumber += 1
+        pending = ("b\(tagNumber)", command)
+        return [.sendSecret(line)]
+    }
+
+    /// `prefix`, what `fill` writes and CRLF, in secret memory; nil when `fill` says no.
+    private func secretLine(_ prefix: String, _ fill: (SecretBytes) -> Bool) -> SecretBytes? {
+        let head = Array(prefix.utf8)
+        // Quoting at most doubles a byte and base64 takes 4 for 3: 4 per byte is room for either.
+        let line = SecretBytes(capacity: head.count + 4 * (account.user.utf8.count + password.count + 3) + 2)
+        head.withUnsafeBytes { _ = line.append($0) }
+        guard fill(line), line.append(byte: 0x0D), line.append(byte: 0x0A) else { return nil }
+        return line
+    }
+
+    private static let unsendable = IMAPFailure.authentication(
+        "the password or user name holds a line break or a NUL, which an IMAP login cannot send")
+
     private func fail(_ failure: IMAPFailure) -> [Action] {
         phase = .failed
         pending = nil
         return [.failed(failure)]
     }
 
-    /// SASL PLAIN's initial response: base64 of NUL user NUL password (put together in secret
-    /// memory; only the base64 form is ever in an ordinary buffer).
-    private func plainResponse() -> String {
+    /// Appends SASL PLAIN's response, base64 of NUL user NUL password, to `line`: put together
+    /// and encoded in secret memory only (the base64 form is as secret as the password).
+    private func appendPlainResponse(to line: SecretBytes) -> Bool {
         let user = Array(account.user.utf8)
+        guard !user.contains(0) else { return false }
         let raw = SecretBytes(capacity: user.count + password.count + 2)
-        let zero: [UInt8] = [0]
-        zero.withUnsafeBytes { raw.append($0) }
-        user.withUnsafeBytes { raw.append($0) }
-        zero.withUnsafeBytes { raw.append($0) }
-        password.withUnsafeBytes { raw.append($0) }
-        return raw.withUnsafeBytes { IMAPString.base64($0) }
+        raw.append(byte: 0)
+        user.withUnsafeBytes { _ = raw.append($0) }
+        raw.append(byte: 0)
+        password.withUnsafeBytes { _ = raw.append($0) }
+        guard raw.count == user.count + password.count + 2, !password.withUnsafeBytes({ $0.contains(0) }) else { return false }
+        return raw.withUnsafeBytes { IMAPString.appendBase64($0, to: line) }
     }
 
     /// ": the server's words" (shortened), or nothing.

@@ -11,8 +11,9 @@ import Glibc
 ///   and the TLS handshake, the greeting, every command's answer. IDLE is ended and begun again
 ///   with a full recount every ``IMAPTiming/keepalive`` seconds, so a server that went silent is
 ///   found within keepalive + reply seconds; a connection that is closed or reset is found at once.
-/// - Every (re)connection counts afresh (`UID SEARCH UNSEEN UNDELETED` in the first folder,
-///   `STATUS (UNSEEN)` for the others), never by comparing with the old number.
+/// - Every (re)connection counts afresh (`UID SEARCH UNSEEN UNDELETED` in the first folder;
+///   `STATUS (UNSEEN)` for the others, and `SEARCH UNSEEN UNDELETED` in those that have unseen
+///   mail), never by comparing with the old number.
 /// - A connection lost is retried after 1, 2, 4 … 60 s; meanwhile the reading keeps its last
 ///   count, stale, with the reason. A suspend (CLOCK_BOOTTIME running ahead of CLOCK_MONOTONIC)
 ///   drops the connection and reconnects at once.
@@ -353,6 +354,9 @@ public final class IMAPSource: BadgeSource {
             case .send(let bytes):
                 setStep(timing.reply, "waiting for an answer")
                 process(connection.send(bytes))
+            case .sendSecret(let line):
+                setStep(timing.reply, "waiting for an answer")
+                process(connection.send(secret: line))
             case .startTLS:
                 setStep(timing.connect, "the TLS handshake")
                 process(connection.startTLS())

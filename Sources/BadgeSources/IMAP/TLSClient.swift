@@ -153,10 +153,21 @@ package final class TLSSession {
     /// Encrypts `bytes` (all of them: the buffers grow) for ``pendingOutput()``.
     /// - Throws: ``TLSFailure`` when OpenSSL refuses.
     package func write(_ bytes: [UInt8]) throws(TLSFailure) {
+        var failure: TLSFailure?
+        bytes.withUnsafeBytes { buffer in
+            do throws(TLSFailure) { try write(buffer) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Encrypts the bytes at `bytes` (all of them) for ``pendingOutput()``, read in place: a
+    /// secret's plaintext goes from its own memory into the cipher and nowhere else.
+    /// - Throws: ``TLSFailure`` when OpenSSL refuses.
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(TLSFailure) {
         var offset = 0
         let library = context.library
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { library.write(session, $0.baseAddress, Int32($0.count)) }
+            let sent = library.write(session, bytes.baseAddress.map { $0 + offset }, Int32(clamping: bytes.count - offset))
             guard sent > 0 else { throw TLSFailure("cannot write to the TLS stream to \(host): \(TLSContext.lastError(library))") }
             offset += Int(sent)
         }

@@ -6,7 +6,7 @@
                                        written to FOLDER/ports ("IMAPS IMAP"), the password to
                                        FOLDER/password; start with: dovecot -F -c FOLDER/dovecot.conf
     imap-server.py deliver FOLDER FROM SUBJECT [seen] [BOX]
-    imap-server.py store FOLDER FLAGS [UIDS]    e.g. '\\Seen' or '\\Deleted' (UIDS: 1:*)
+    imap-server.py store FOLDER FLAGS [UIDS] [BOX]    e.g. '\\Seen' or '\\Deleted' (UIDS: 1:*, BOX: INBOX)
     imap-server.py expunge FOLDER
     imap-server.py wait FOLDER         until both ports accept (at most 10 s)
 
@@ -115,7 +115,7 @@ def main():
                    % (sender, subject, random.randrange(1 << 30))).encode()
             typ, data = c.append(box, r"(\Seen)" if seen else None, None, raw)
         else:
-            c.select("INBOX")
+            c.select(sys.argv[5] if command == "store" and len(sys.argv) > 5 else "INBOX")
             if command == "store":
                 typ, data = c.uid("STORE", sys.argv[4] if len(sys.argv) > 4 else "1:*", "+FLAGS.SILENT", "(%s)" % sys.argv[3])
             else:
