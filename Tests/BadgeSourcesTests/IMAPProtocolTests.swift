@@ -1,4 +1,5 @@
 @testable import BadgeSources
+import BadgeIO
 import Glibc
 import Testing
 
@@ -233,5 +234,49 @@ struct SecretBytesTests {
         #expect(secret.withUnsafeBytes { Array($0) } == Array("hunter2".utf8))
         let copy = Array("abc".utf8).withUnsafeBytes { SecretBytes(copying: $0) }
         #expect(copy.count == 3 && copy.withUnsafeBytes { Array($0) } == Array("abc".utf8))
+    }
+}
+
+/// GetSecrets' answer read in place from the message's bytes (SecretServiceLookup).
+@Suite("The Secret Service's answer, read in place")
+struct SecretReplyTests {
+    /// A GetSecrets answer holding `value` for one item, encoded as a bus would send it.
+    func answer(_ value: [UInt8], signature: String = "{o(oayays)}") -> [UInt8] {
+        let call = DBusMessage.call("org.freedesktop.secrets", path: "/org/freedesktop/secrets", interface: "org.freedesktop.Secret.Service",
+                                    member: "GetSecrets")
+        let secret = DBusValue.structure([.objectPath("/org/freedesktop/secrets/session/s1"), .array(element: "y", [.byte(9), .byte(9)]),
+                                          .array(element: "y", value.map { .byte($0) }), .string("text/plain")])
+        let body: DBusValue = signature == "{o(oayays)}"
+            ? .array(element: signature, [.dictEntry(.objectPath("/org/freedesktop/secrets/collection/login/1"), secret)])
+            : .array(element: "s", [.string("no")])
+        return DBusMessage.methodReturn(to: call, values: [body]).encoded(serial: 5)
+    }
+
+    func read(_ bytes: [UInt8]) throws -> [UInt8]? {
+        let header = try DBusMessage(decoding: bytes, partOf: nil, decodingBody: false)
+        #expect(header.body.isEmpty, "the body is not decoded")
+        return bytes.withUnsafeBytes { message in
+            SecretServiceLookup.secret(in: DBusRawReply(message: message, bodyOffset: header.bodyOffset, signature: header.signature))
+                .map { secret in secret.withUnsafeBytes { Array($0) } }
+        }
+    }
+
+    @Test("The value of the first item, whatever its length; another signature gives nothing, a cut message all or nothing")
+    func readsTheValue() throws {
+        for value in [Array("hunter2".utf8), Array("a".utf8), [UInt8](repeating: 0x41, count: 300), Array("pässwörd\n".utf8)] {
+            #expect(try read(answer(value)) == value)
+        }
+        #expect(try read(answer(Array("x".utf8), signature: "as")) == nil)
+        // Cut anywhere inside the body: the length fields no longer fit, and nothing is read past the end.
+        let whole = answer(Array("hunter2".utf8))
+        let header = try DBusMessage(decoding: whole, partOf: nil, decodingBody: false)
+        for cut in stride(from: header.bodyOffset, to: whole.count, by: 3) {
+            let bytes = Array(whole[..<cut])
+            let got = bytes.withUnsafeBytes { message in
+                SecretServiceLookup.secret(in: DBusRawReply(message: message, bodyOffset: header.bodyOffset, signature: header.signature))
+            }
+            let text = got.map { $0.withUnsafeBytes { Array($0) } }
+            #expect(text == nil || text == Array("hunter2".utf8), "cut at \(cut): never a part, never bytes past the end")
+        }
     }
 }

@@ -62,25 +62,65 @@ struct IMAPEndToEndTests {
 
         func deliver(_ from: String, _ subject: String) throws { try Self.run("deliver", folder, from, subject) }
 
-        /// The config line of the mail button, its password read by a command from the server's folder.
-        func config(keepalive: Int = 2, timeout: Int = 2) -> String {
-            #"{"buttons": [{"id": "mail", "icon": "mail", "label": "Mail", "source": {"imap": {"host": "localhost", "port": \#(port), "user": "alice", "caFile": "\#(folder)/cert.pem", "keepalive": \#(keepalive), "timeout": \#(timeout), "password": {"command": ["cat", "\#(folder)/password"]}}}}, {"id": "bell", "icon": "bell"}]}"#
+        /// The config line of the mail button, its password read by a command from the server's
+        /// folder, or from the Secret Service by `service imap user alice` when `keyring` is true.
+        func config(keepalive: Int = 2, timeout: Int = 2, keyring: Bool = false) -> String {
+            let password = keyring ? #"{"secretService": {"service": "imap", "user": "alice"}}"# : #"{"command": ["cat", "\#(folder)/password"]}"#
+            return #"{"buttons": [{"id": "mail", "icon": "mail", "label": "Mail", "source": {"imap": {"host": "localhost", "port": \#(port), "user": "alice", "caFile": "\#(folder)/cert.pem", "keepalive": \#(keepalive), "timeout": \#(timeout), "password": \#(password)}}}, {"id": "bell", "icon": "bell"}]}"#
         }
     }
 
-    func launch(_ server: Server, _ name: String, keepalive: Int = 2, timeout: Int = 2) throws -> DemoSession {
+    func launch(_ server: Server, _ name: String, keepalive: Int = 2, timeout: Int = 2,
+                keyring: Keyring? = nil) throws -> DemoSession {
         let config = server.folder + "/config.json"
         let file = fopen(config, "w")
-        fputs(server.config(keepalive: keepalive, timeout: timeout), file)
+        fputs(server.config(keepalive: keepalive, timeout: timeout, keyring: keyring != nil), file)
         fclose(file)
-        return try DemoSession(name, arguments: ["--config", config, "--no-state"])
+        return try DemoSession(name, arguments: ["--config", config, "--no-state"],
+                               environment: keyring.map { ["DBUS_SESSION_BUS_ADDRESS": $0.bus.address] } ?? [:])
+    }
+
+    /// A private session bus with an unlocked gnome-keyring-daemon on it (its own HOME and runtime
+    /// folder: nothing touches the user's keyring) holding `secret` under `service imap user alice`.
+    final class Keyring {
+        static let isAvailable = ["/usr/bin/dbus-daemon", "/usr/bin/gnome-keyring-daemon", "/usr/bin/secret-tool"]
+            .allSatisfy { (path: String) in access(path, X_OK) == 0 }
+        let bus: SessionBus
+        private let daemon: ChildProcess
+
+        init(folder: String, secret: String) throws {
+            for sub in ["", "/run", "/data", "/config", "/services"] { mkdir(folder + sub, 0o700) }
+            bus = try SessionBus(serviceFolder: folder + "/services")
+            let variables = ["DBUS_SESSION_BUS_ADDRESS": bus.address, "HOME": folder, "XDG_RUNTIME_DIR": folder + "/run",
+                             "XDG_DATA_HOME": folder + "/data", "XDG_CONFIG_HOME": folder + "/config"]
+            daemon = try ChildProcess(executable: "/bin/sh",
+                                      arguments: ["-c", "printf pw | exec /usr/bin/gnome-keyring-daemon --unlock --components=secrets --foreground"],
+                                      environment: .inherited(adding: variables), stdin: .null, ownProcessGroup: true)
+            // secret-tool store, retried until the keyring is on the bus (at most 10 s).
+            let store = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", """
+                import subprocess, sys, time
+                end = time.monotonic() + 10
+                while subprocess.run(["secret-tool", "store", "--label=mail", "service", "imap", "user", "alice"],
+                                     input=sys.argv[1].encode()).returncode != 0:
+                    if time.monotonic() > end: sys.exit("secret-tool store never succeeded")
+                    time.sleep(0.1)
+                """, secret], environment: .inherited(adding: variables), stdin: .null)
+            let end = store.waitForExit(timeout: 30)
+            guard end == .exited(0) else { throw HarnessError("secret-tool store: \(String(describing: end)) \(store.stderrText)") }
+        }
+
+        deinit {
+            daemon.killGroup(SIGKILL)
+            daemon.waitForExit(timeout: 5)
+        }
     }
 
     /// A server holding one unseen message per sender, and the app counting them with IDLE running.
-    func started(_ name: String, senders: [String], keepalive: Int = 2, timeout: Int = 2) throws -> (Server, DemoSession) {
+    func started(_ name: String, senders: [String], keepalive: Int = 2, timeout: Int = 2,
+                 keyring: ((Server) throws -> Keyring)? = nil) throws -> (Server, DemoSession) {
         let server = try Server(name)
         for (index, sender) in senders.enumerated() { try server.deliver(sender, "message \(index + 1)") }
-        let s = try launch(server, "imap-\(name)", keepalive: keepalive, timeout: timeout)
+        let s = try launch(server, "imap-\(name)", keepalive: keepalive, timeout: timeout, keyring: try keyring?(server))
         _ = try SourceBindingTests.waitFor(s, timeout: 15, "\(senders.count) unseen, idling") {
             try $0.button("mail").count == senders.count && ($0.button("mail").json["source"]?["description"]?.string ?? "").hasSuffix("IDLE")
         }
@@ -178,6 +218,26 @@ struct IMAPEndToEndTests {
           .enabled(if: getenv("ASAN_OPTIONS") == nil, "an AddressSanitizer build's shadow memory would make the core terabytes"))
     func noPasswordInCore() throws {
         let (server, s) = try started("core", senders: ["Alice <a@example.org>"], keepalive: 240)
+        try expectNoPassword(inCoreOf: s, server)
+    }
+
+    @Test("A password from the Secret Service (a real gnome-keyring-daemon) is in no core either",
+          .enabled(if: access("/usr/bin/gcore", X_OK) == 0, "needs gdb's gcore"),
+          .enabled(if: Keyring.isAvailable, "needs dbus-daemon, gnome-keyring and libsecret-tools"),
+          .enabled(if: getenv("ASAN_OPTIONS") == nil, "an AddressSanitizer build's shadow memory would make the core terabytes"))
+    func noKeyringPasswordInCore() throws {
+        var keyring: Keyring?
+        let (server, s) = try started("keyring-core", senders: ["Alice <a@example.org>"], keepalive: 240) { server in
+            let made = try Keyring(folder: server.folder + "/keyring", secret: server.password)
+            keyring = made
+            return made
+        }
+        #expect(keyring != nil)
+        try expectNoPassword(inCoreOf: s, server)
+    }
+
+    /// Dumps the running app with gcore and looks for the password and SASL PLAIN's base64 of it.
+    func expectNoPassword(inCoreOf s: DemoSession, _ server: Server) throws {
         let core = server.folder + "/core"
         let gcore = try ChildProcess(executable: "/usr/bin/gcore", arguments: ["-o", core, String(s.app.pid)], stdin: .null)
         let end = gcore.waitForExit(timeout: 60)

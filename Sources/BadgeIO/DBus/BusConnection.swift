@@ -60,6 +60,14 @@ package final class BusConnection {
     /// Incremented by every close: work from an older connection stops when it changes.
     private var generation = 0
     private var awaited: [UInt32: (deadline: Double, reply: ([DBusValue]?) -> Void)] = [:]
+    /// The awaited replies to hand over undecoded (``callForRawReply``), by serial.
+    private var rawAwaited: [UInt32: (DBusRawReply?) -> Void] = [:]
+    /// True for a connection that receives a secret: every byte it read is zeroed once handled
+    /// (the read buffer, the framer's, each message's), and the replies of
+    /// ``callForRawReply(_:path:interface:member:arguments:reply:)`` are never decoded into values.
+    package var holdsSecrets = false {
+        didSet { input.wipes = holdsSecrets }
+    }
     private var listeners: [(DBusMessage) -> Void] = []
     /// The objects the connection exports, by path (method calls to them go to their handler).
     private var objects: [String: (DBusMessage) -> Void] = [:]
@@ -175,6 +183,21 @@ package final class BusConnection {
             return
         }
         awaited[serial] = (now() + Self.callTimeout, reply)
+    }
+
+    /// Like ``call(_:path:interface:member:arguments:reply:)``, but the answer is handed over as
+    /// its own bytes (``DBusRawReply``), valid during `reply` only and zeroed right after when the
+    /// connection ``holdsSecrets``; nil for an error reply, a truncated one, no answer or a lost
+    /// connection.
+    package func callForRawReply(_ destination: String, path: String, interface: String, member: String,
+                                 arguments: [DBusValue] = [], reply: @escaping (DBusRawReply?) -> Void) {
+        guard isReady, let serial = send(.call(destination, path: path, interface: interface, member: member,
+                                               arguments: arguments)) else {
+            reply(nil)
+            return
+        }
+        rawAwaited[serial] = reply
+        awaited[serial] = (now() + Self.callTimeout, { [weak self] _ in self?.rawAwaited.removeValue(forKey: serial)?(nil) })
     }
 
     /// Queues `message` (written as the socket allows) and returns its serial; nil when the connection
@@ -356,6 +379,7 @@ package final class BusConnection {
             return
         }
         processInput(generation: current)
+        if holdsSecrets { chunk.withUnsafeMutableBytes { if let base = $0.baseAddress { explicit_bzero(base, $0.count) } } }
     }
 
     private func processInput(generation current: Int) {
@@ -366,6 +390,11 @@ package final class BusConnection {
                     guard let line = try input.nextLine() else { return }
                     authenticate(line)
                 } else {
+                    guard rawAwaited.isEmpty && !holdsSecrets else {
+                        guard let (bytes, total) = try input.nextMessageBytes() else { return }
+                        try dispatch(undecoded: bytes, partOf: total)
+                        continue
+                    }
                     guard let message = try input.nextMessage() else { return }
                     dispatch(message)
                 }
@@ -405,6 +434,27 @@ package final class BusConnection {
         for handler in readyHandlers {
             handler(name)
             if generation != current { return }
+        }
+    }
+
+    /// A message's bytes: a reply awaited raw goes to its handler undecoded, anything else is
+    /// decoded and dispatched; then, on a connection that ``holdsSecrets``, the bytes are zeroed.
+    private func dispatch(undecoded bytes: [UInt8], partOf total: Int?) throws(DBusInputFramer.Failure) {
+        var bytes = bytes
+        defer { if holdsSecrets { bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { explicit_bzero(base, $0.count) } } } }
+        do throws(DBusWire.Malformed) {
+            let header = try DBusMessage(decoding: bytes, partOf: total, decodingBody: false)
+            if header.kind == .methodReturn || header.kind == .error, let serial = header.replySerial,
+               let handler = rawAwaited.removeValue(forKey: serial) {
+                awaited.removeValue(forKey: serial)
+                guard header.kind == .methodReturn, !header.isTruncated, total == nil else { return handler(nil) }
+                let signature = header.signature
+                bytes.withUnsafeBytes { handler(DBusRawReply(message: $0, bodyOffset: header.bodyOffset, signature: signature)) }
+                return
+            }
+            dispatch(try DBusMessage(decoding: bytes, partOf: total))
+        } catch {
+            throw DBusInputFramer.Failure(reason: "the bus sent a malformed message (\(error))")
         }
     }
 

@@ -1,3 +1,5 @@
+import Glibc
+
 /// What a bus connection has read, cut into what it holds: the authentication's lines until
 /// `BEGIN`, then whole messages. A message over ``DBusMessage/maximumHeldSize`` is handed over as
 /// its kept start (``DBusMessage/isTruncated``) and the rest of it is thrown away as it arrives, so
@@ -15,6 +17,10 @@ package struct DBusInputFramer {
     /// Bytes of an oversized message still to be thrown away.
     private var skipping = 0
 
+    /// True when every byte it lets go of is zeroed first (a connection that receives a secret):
+    /// what was handed out, what a compaction moves and the old storage when the buffer grows.
+    package var wipes = false
+
     /// An empty framer.
     package init() {}
 
@@ -23,11 +29,24 @@ package struct DBusInputFramer {
 
     /// Appends bytes read from the socket.
     package mutating func append(_ bytes: ArraySlice<UInt8>) {
+        if wipes && input.count + bytes.count > input.capacity {
+            // Grown by hand: the old storage is zeroed before it is freed.
+            var grown: [UInt8] = []
+            grown.reserveCapacity(max(input.capacity * 2, input.count + bytes.count, 4096))
+            grown += input
+            Self.zero(&input)
+            input = grown
+        }
         input += bytes
+    }
+
+    private static func zero(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { explicit_bzero(base, $0.count) } }
     }
 
     /// Forgets everything (a new connection).
     package mutating func reset() {
+        if wipes { Self.zero(&input) }
         input.removeAll()
         start = 0
         skipping = 0
@@ -36,7 +55,13 @@ package struct DBusInputFramer {
     /// Gives back the memory of what was handed out.
     package mutating func compact() {
         guard start > 0 else { return }
-        input.removeFirst(start)
+        if wipes {
+            let rest = Array(input[start...])
+            Self.zero(&input)
+            input = rest
+        } else {
+            input.removeFirst(start)
+        }
         start = 0
     }
 
@@ -57,6 +82,18 @@ package struct DBusInputFramer {
     /// still being thrown away).
     /// - Throws: ``Failure`` for bytes that are not D-Bus or a malformed message.
     package mutating func nextMessage() throws(Failure) -> DBusMessage? {
+        guard let (bytes, total) = try nextMessageBytes() else { return nil }
+        do {
+            return try DBusMessage(decoding: bytes, partOf: total)
+        } catch {
+            throw Failure(reason: "the bus sent a malformed message (\(error))")
+        }
+    }
+
+    /// The next message's bytes, undecoded (with its whole length when only its start is kept),
+    /// or nil until one is there: for a caller that decodes it itself and then wipes the bytes.
+    /// - Throws: ``Failure`` for bytes that are not D-Bus.
+    package mutating func nextMessageBytes() throws(Failure) -> (bytes: [UInt8], total: Int?)? {
         if skipping > 0 {
             let dropped = min(skipping, input.count - start)
             start += dropped
@@ -81,10 +118,6 @@ package struct DBusInputFramer {
         let bytes = Array(input[start..<start + kept])
         start += kept
         skipping = length - kept
-        do {
-            return try DBusMessage(decoding: bytes, partOf: kept < length ? length : nil)
-        } catch {
-            throw Failure(reason: "the bus sent a malformed message (\(error))")
-        }
+        return (bytes, kept < length ? length : nil)
     }
 }

@@ -55,6 +55,8 @@ package struct DBusMessage: Equatable, Sendable {
     /// True when the message was larger than ``maximumHeldSize``: ``body`` holds the leading values
     /// that fit in its kept part, and ``bodyError`` says so.
     package var isTruncated = false
+    /// Where the body starts in the bytes the message was decoded from (0 for one made here).
+    package private(set) var bodyOffset = 0
 
     /// A message of `kind` with these header fields and body.
     package init(kind: Kind, flags: UInt8 = 0, path: String? = nil, interface: String? = nil, member: String? = nil,
@@ -178,6 +180,13 @@ package struct DBusMessage: Equatable, Sendable {
     /// Decodes one whole message (as many bytes as ``length(ofMessageIn:)`` said), or, with
     /// `partOf`, the kept start of a message of that many bytes (``isTruncated``).
     package init(decoding bytes: [UInt8], partOf total: Int? = nil) throws(DBusWire.Malformed) {
+        try self.init(decoding: bytes, partOf: total, decodingBody: true)
+    }
+
+    /// Decodes the header of one whole message and, when `decodingBody` is false, leaves the body
+    /// undecoded (``body`` empty; ``bodyOffset`` says where it starts), so its bytes are copied
+    /// nowhere (a reply that carries a secret).
+    package init(decoding bytes: [UInt8], partOf total: Int?, decodingBody: Bool) throws(DBusWire.Malformed) {
         guard let length = try Self.length(ofMessageIn: bytes[...]), length == (total ?? bytes.count), bytes.count <= length else {
             throw DBusWire.Malformed("a message of the wrong length")
         }
@@ -192,6 +201,7 @@ package struct DBusMessage: Equatable, Sendable {
         }
         try header.align(8)
         let bodyStart = header.offset
+        bodyOffset = bodyStart
         var signature = ""
         for field in fields {
             guard case .structure(let parts) = field, parts.count == 2, case .byte(let code) = parts[0],
@@ -210,6 +220,7 @@ package struct DBusMessage: Equatable, Sendable {
             }
         }
         self.signature = signature
+        guard decodingBody else { return }
         var reader = DBusWire.Reader(bytes, littleEndian: little, start: bodyStart)
         if bytes.count < length {
             isTruncated = true

@@ -249,9 +249,8 @@ public final class IMAPSource: BadgeSource {
         guard let lookup = secretLookup, let outcome = lookup.outcome else { return }
         secretLookup = nil
         switch outcome {
-        case .success(var bytes):
-            password = bytes.withUnsafeBytes { SecretBytes(copying: $0) }
-            resetBytes(&bytes)
+        case .success(let secret):
+            password = secret
             connect()
         case .failure(let failure):
             waitsForUser = true
@@ -295,10 +294,6 @@ public final class IMAPSource: BadgeSource {
 
     private func forgetPassword() {
         password = nil
-    }
-
-    private func resetBytes(_ bytes: inout [UInt8]) {
-        for index in bytes.indices { bytes[index] = 0 }
     }
 
     // MARK: - The connection

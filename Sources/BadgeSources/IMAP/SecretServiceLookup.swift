@@ -8,12 +8,15 @@ import BadgeIO
 /// prompts by itself; the error says to unlock the keyring, and a refresh tries again.
 ///
 /// "plain" is the transfer of the secret without its own encryption, over the user's own bus
-/// (which only the user and root can reach), as libsecret itself falls back to.
+/// (which only the user and root can reach), as libsecret itself falls back to. The connection
+/// ``BusConnection/holdsSecrets``: every byte it reads is zeroed once handled, and the answer to
+/// GetSecrets is read in place from the message's own bytes straight into ``SecretBytes``, never
+/// decoded into values.
 ///
 /// Not Sendable: the loop's thread.
 package final class SecretServiceLookup {
     /// The secret, or why there is none; nil while it is being read.
-    package private(set) var outcome: Result<[UInt8], SecretServiceFailure>?
+    package private(set) var outcome: Result<SecretBytes, SecretServiceFailure>?
     private var connection: BusSourceConnection?
     private let attributes: [String: String]
     private let deadline: Double
@@ -36,6 +39,7 @@ package final class SecretServiceLookup {
         }
         do throws(SourceSetupError) {
             let made = try BusSourceConnection(address: address, label: "the session bus (Secret Service)")
+            made.bus.holdsSecrets = true
             connection = made
             made.bus.whenReady { [weak self] _ in self?.openSession() }
             made.bus.whenLost { [weak self] reason in self?.finish(.failure(SecretServiceFailure("the session bus is away (\(reason))"))) }
@@ -120,24 +124,37 @@ package final class SecretServiceLookup {
 
     private func read(_ item: String) {
         guard outcome == nil, let bus = connection?.bus, let session else { return }
-        bus.call(Self.service, path: Self.path, interface: Self.interface, member: "GetSecrets",
-                 arguments: [.array(element: "o", [.objectPath(item)]), .objectPath(session)]) { [weak self] reply in
+        bus.callForRawReply(Self.service, path: Self.path, interface: Self.interface, member: "GetSecrets",
+                            arguments: [.array(element: "o", [.objectPath(item)]), .objectPath(session)]) { [weak self] reply in
             guard let self else { return }
-            guard let reply, case .array(_, let entries)? = reply.first,
-                  case .dictEntry(_, .structure(let secret))? = entries.first, secret.count >= 3,
-                  case .array(_, let value) = secret[2] else {
+            guard let reply, let secret = Self.secret(in: reply) else {
                 return self.finish(.failure(SecretServiceFailure("the Secret Service did not hand over the secret of \(self.described)")))
             }
-            var bytes = value.compactMap { if case .byte(let byte) = $0 { byte } else { nil } }
-            if bytes.last == 10 { bytes.removeLast() }
-            guard !bytes.isEmpty else {
+            secret.withUnsafeBytes { bytes in if bytes.last == 10 { secret.truncate(to: bytes.count - 1) } }
+            guard secret.count > 0 else {
                 return self.finish(.failure(SecretServiceFailure("the keyring item \(self.described) holds an empty secret")))
             }
-            self.finish(.success(bytes))
+            self.finish(.success(secret))
         }
     }
 
-    private func finish(_ result: Result<[UInt8], SecretServiceFailure>) {
+    /// The first secret of a GetSecrets answer, `a{o(oayays)}` (item → session, parameters, value,
+    /// content type), copied from the message's bytes into secret memory and nowhere else.
+    static func secret(in reply: DBusRawReply) -> SecretBytes? {
+        guard reply.signature == "a{o(oayays)}" else { return nil }
+        var cursor = reply.body
+        guard let length = cursor.uint32(), length > 0, cursor.align(8),  // the array, its first entry
+              cursor.skipString(), cursor.align(8),                      // the item's path; the struct
+              cursor.skipString(),                                       // the session
+              cursor.withBytes({ _ in () }) != nil else { return nil }   // the parameters
+        return cursor.withBytes { value in
+            let secret = SecretBytes(capacity: value.count)
+            secret.append(value)
+            return secret
+        }
+    }
+
+    private func finish(_ result: Result<SecretBytes, SecretServiceFailure>) {
         guard outcome == nil else { return }
         outcome = result
         if let session, let bus = connection?.bus, bus.isReady {
