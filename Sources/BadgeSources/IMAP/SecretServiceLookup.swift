@@ -130,7 +130,7 @@ package final class SecretServiceLookup {
             guard let reply, let secret = Self.secret(in: reply) else {
                 return self.finish(.failure(SecretServiceFailure("the Secret Service did not hand over the secret of \(self.described)")))
             }
-            secret.withUnsafeBytes { bytes in if bytes.last == 10 { secret.truncate(to: bytes.count - 1) } }
+            if secret.withUnsafeBytes({ $0.last }) == 10 { secret.truncate(to: secret.count - 1) }
             guard secret.count > 0 else {
                 return self.finish(.failure(SecretServiceFailure("the keyring item \(self.described) holds an empty secret")))
             }
