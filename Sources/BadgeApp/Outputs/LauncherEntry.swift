@@ -32,10 +32,8 @@ final class LauncherEntry {
         bus.whenReady { [weak self] _ in self?.republish() }
         // A dock started (or restarted) after the app: Unity's name gets a new owner, which has not
         // seen the count (signals are not kept), so it is sent again.
-        bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.dockName)'")
-        bus.listen { [weak self] message in
-            guard message.isSignal("org.freedesktop.DBus", "NameOwnerChanged"), message.body.count == 3,
-                  message.body[0].stringValue == Self.dockName, let owner = message.body[2].stringValue, !owner.isEmpty else { return }
+        bus.subscribe(.nameOwnerChanged(Self.dockName)) { [weak self] message in
+            guard message.body.count == 3, let owner = message.body[2].stringValue, !owner.isEmpty else { return }
             self?.republish()
         }
     }

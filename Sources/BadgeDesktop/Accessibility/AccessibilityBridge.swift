@@ -63,12 +63,13 @@ package final class AccessibilityBridge {
         service = AccessibilityService(tree: tree, busName: "")
         service.locale = locale
         service.toolkit.version = toolkitVersion
-        bus.listen { [weak self] in self?.handle($0) }
+        bus.handleCalls { [weak self] in self?.answer($0) }
         for rule in [
-            "type='signal',interface='\(ATSPI_DBUS_INTERFACE_REGISTRY)',member='EventListenerRegistered'",
-            "type='signal',interface='\(ATSPI_DBUS_INTERFACE_REGISTRY)',member='EventListenerDeregistered'",
-            "type='signal',sender='\(Self.busService)',interface='\(Self.busService)',member='NameOwnerChanged'",
-        ] { bus.addMatch(rule) }
+            DBusMatchRule.signal(ATSPI_DBUS_INTERFACE_REGISTRY, "EventListenerRegistered"),
+            DBusMatchRule.signal(ATSPI_DBUS_INTERFACE_REGISTRY, "EventListenerDeregistered"),
+            // Every peer that leaves: its listeners go with it (the accessibility bus is this bridge's own).
+            DBusMatchRule.signal(Self.busService, "NameOwnerChanged", sender: Self.busService),
+        ] { bus.subscribe(rule) { [weak self] in self?.signal($0) } }
         bus.whenReady { [weak self] name in
             guard let self else { return }
             self.busName = name
@@ -100,14 +101,6 @@ package final class AccessibilityBridge {
     }
 
     // MARK: Incoming
-
-    private func handle(_ message: DBusMessage) {
-        switch message.kind {
-        case .methodCall: answer(message)
-        case .signal: signal(message)
-        default: break
-        }
-    }
 
     private func signal(_ message: DBusMessage) {
         let strings = message.body.compactMap(\.stringValue)

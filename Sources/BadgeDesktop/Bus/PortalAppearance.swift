@@ -23,8 +23,7 @@ package final class PortalAppearance {
     /// follows its changes.
     package init(bus: BusConnection) {
         self.bus = bus
-        bus.addMatch("type='signal',interface='\(Self.interface)',member='SettingChanged',arg0='\(Self.namespace)'")
-        bus.listen { [weak self] in self?.handle($0) }
+        bus.subscribe(.signal(Self.interface, "SettingChanged", arguments: [0: Self.namespace])) { [weak self] in self?.handle($0) }
         bus.whenReady { [weak self] _ in self?.read() }
         bus.whenLost { [weak self] _ in self?.update(nil) }
     }

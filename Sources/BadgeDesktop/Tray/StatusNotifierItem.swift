@@ -79,9 +79,8 @@ package final class StatusNotifierItem {
         claim = BusNameClaim(name: busName, bus: bus)
         bus.export(Self.path) { [weak self] call in self?.answer(call) }
         for name in Self.watchers {
-            bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(name)'")
+            bus.subscribe(.nameOwnerChanged(name)) { [weak self] message in self?.heard(message) }
         }
-        bus.listen { [weak self] message in self?.heard(message) }
         bus.whenReady { [weak self] _ in self?.start() }
         bus.whenLost { [weak self] _ in self?.lost() }
     }

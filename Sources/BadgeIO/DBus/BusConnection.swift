@@ -58,7 +58,7 @@ package final class BusConnection {
     private var retryDelay = BusConnection.firstRetryDelay
     private var readySince: Double?
     /// Incremented by every close: work from an older connection stops when it changes.
-    private var generation = 0
+    private(set) var generation = 0
     private var awaited: [UInt32: (deadline: Double, reply: ([DBusValue]?) -> Void)] = [:]
     /// The awaited replies to hand over undecoded (``callForRawReply``), by serial.
     private var rawAwaited: [UInt32: (DBusRawReply?) -> Void] = [:]
@@ -68,12 +68,18 @@ package final class BusConnection {
     package var holdsSecrets = false {
         didSet { input.wipes = holdsSecrets }
     }
-    private var listeners: [(DBusMessage) -> Void] = []
+    /// The subscriptions, in the order they were made (``subscribe(_:askingTheBus:_:)``).
+    var slots: [(id: Int, slot: Slot)] = []
+    /// The well-known names whose owners are followed (``watchOwner(of:_:)``), by name.
+    var owners: [String: OwnerWatch] = [:]
+    /// The last subscription's number.
+    var lastSlotID = 0
+    /// The handler of method calls no exported object takes (``handleCalls(_:)``).
+    private var callHandler: ((DBusMessage) -> Void)?
     /// The objects the connection exports, by path (method calls to them go to their handler).
     private var objects: [String: (DBusMessage) -> Void] = [:]
     private var readyHandlers: [(String) -> Void] = []
     private var lostHandlers: [(String) -> Void] = []
-    private var matchRules: [String] = []
     /// How many attempts failed in a row (for tests and `state`).
     package private(set) var failedAttempts = 0
 
@@ -135,9 +141,10 @@ package final class BusConnection {
         lostHandlers.append(body)
     }
 
-    /// Hands every incoming message that is not an awaited reply (signals, method calls) to `body`.
-    package func listen(_ body: @escaping (DBusMessage) -> Void) {
-        listeners.append(body)
+    /// Hands every method call that no exported object takes to `handler` (an object tree served
+    /// by hand, such as the accessibility bridge's); subscriptions never see them then.
+    package func handleCalls(_ handler: @escaping (DBusMessage) -> Void) {
+        callHandler = handler
     }
 
     /// Hands every method call to `path` to `handler` (listeners do not see them). Once a connection
@@ -160,15 +167,11 @@ package final class BusConnection {
         send(reply)
     }
 
-    /// Asks the bus for the signals that match `rule`, now and after every reconnection.
-    package func addMatch(_ rule: String) {
-        matchRules.append(rule)
-        if isReady { sendAddMatch(rule) }
-    }
-
-    private func sendAddMatch(_ rule: String) {
-        var message = DBusMessage.call(Self.busName, path: Self.busPath, interface: Self.busName, member: "AddMatch",
-                                       arguments: [.string(rule)])
+    /// Sends one of the bus's own methods that answers nothing worth waiting for (`AddMatch`,
+    /// `RemoveMatch`).
+    func tellTheBus(_ member: String, _ argument: String) {
+        var message = DBusMessage.call(Self.busName, path: Self.busPath, interface: Self.busName, member: member,
+                                       arguments: [.string(argument)])
         message.flags |= DBusMessage.noReplyExpectedFlag
         send(message)
     }
@@ -429,8 +432,9 @@ package final class BusConnection {
         handshakeDeadline = nil
         readySince = now()
         failedAttempts = 0
-        for rule in matchRules { sendAddMatch(rule) }
         let current = generation
+        resubscribe()
+        if generation != current { return }
         for handler in readyHandlers {
             handler(name)
             if generation != current { return }
@@ -464,8 +468,9 @@ package final class BusConnection {
             entry.reply(message.kind == .error || message.bodyError != nil ? nil : message.body)
             return
         }
+        if message.kind == .methodCall, let handler = objects[message.path ?? ""] { return handler(message) }
+        if message.kind == .methodCall, let callHandler { return callHandler(message) }
         if message.kind == .methodCall, !objects.isEmpty {
-            if let handler = objects[message.path ?? ""] { return handler(message) }
             let reply: DBusMessage
             switch DBusIntrospection.answerBetween(objects: objects.keys, DBusRequest(message)) {
             case .success(let values): reply = .methodReturn(to: message, values: values)
@@ -473,6 +478,6 @@ package final class BusConnection {
             }
             return answer(message, with: reply)
         }
-        for listener in listeners { listener(message) }
+        deliver(message)
     }
 }

@@ -40,8 +40,11 @@ package final class BusNameClaim {
         self.name = name
         self.bus = bus
         status = .waiting(bus.status)
-        bus.addMatch("type='signal',sender='\(Self.busName)',interface='\(Self.busName)',member='NameOwnerChanged',arg0='\(name)'")
-        bus.listen { [weak self] message in self?.signal(message) }
+        for member in ["NameOwnerChanged", "NameAcquired", "NameLost"] {
+            // NameAcquired and NameLost come to this connection alone, asked for or not.
+            bus.subscribe(.signal(Self.busName, member, sender: Self.busName, arguments: [0: name]),
+                          askingTheBus: member == "NameOwnerChanged") { [weak self] message in self?.signal(message) }
+        }
         bus.whenLost { [weak self] reason in
             self?.requestIsPending = false
             self?.status = .waiting(reason)

@@ -49,6 +49,9 @@ public final class LauncherEntrySource: BadgeSource {
     private var words: [(sender: String, word: Word)] = []
     /// At most this many senders are remembered (the oldest goes first).
     static let sendersLimit = 64
+    /// Each remembered sender's owner watch: only the senders that said something are followed
+    /// off the bus, never every peer that leaves.
+    private var departures: [String: BusSubscription] = [:]
 
     /// Follows `desktopID`'s broadcasts on the bus at `busAddress` (the session bus's
     /// `DBUS_SESSION_BUS_ADDRESS`); `displayName` names it in descriptions (default: the id).
@@ -84,9 +87,7 @@ public final class LauncherEntrySource: BadgeSource {
         guard !started else { return }
         started = true
         let bus = connection.bus
-        bus.addMatch("type='signal',interface='com.canonical.Unity.LauncherEntry',member='Update'")
-        bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg2=''")
-        bus.listen { [weak self] message in self?.receive(message) }
+        bus.subscribe(.signal("com.canonical.Unity.LauncherEntry", "Update")) { [weak self] message in self?.receive(message) }
         bus.whenLost { [weak self] reason in self?.lost(reason) }
         bus.whenReady { [weak self] _ in self?.greeted() }
         // The first reading: nothing is known until the application broadcasts.
@@ -112,6 +113,8 @@ public final class LauncherEntrySource: BadgeSource {
 
     public func stop() {
         started = false
+        for watch in departures.values { watch.cancel() }
+        departures.removeAll()
         connection.close()
     }
 
@@ -131,7 +134,7 @@ public final class LauncherEntrySource: BadgeSource {
     }
 
     private func receive(_ message: DBusMessage) {
-        if message.isSignal("com.canonical.Unity.LauncherEntry", "Update") {
+        do {
             guard !followsItself, message.body.count == 2, let uri = message.body[0].stringValue, applicationURIs.contains(uri),
                   let properties = message.body[1].stringKeyedEntries, let from = message.sender,
                   from != connection.bus.uniqueName else { return }
@@ -144,11 +147,24 @@ public final class LauncherEntrySource: BadgeSource {
             if let flag = properties["urgent"]?.boolValue { word.urgent = flag }
             words.removeAll { $0.sender == from }
             words.append((from, word))
-            if words.count > Self.sendersLimit { words.removeFirst(words.count - Self.sendersLimit) }
+            if departures[from] == nil {
+                departures[from] = connection.bus.watchOwner(of: from) { [weak self] owner in
+                    if owner == nil { self?.left(from) }
+                }
+            }
+            if words.count > Self.sendersLimit {
+                for old in words.prefix(words.count - Self.sendersLimit) { departures.removeValue(forKey: old.sender)?.cancel() }
+                words.removeFirst(words.count - Self.sendersLimit)
+            }
             publish(SourceReading(content: content, description: describe(), updated: SystemTime.realtime))
-        } else if message.isSignal("org.freedesktop.DBus", "NameOwnerChanged") {
-            guard message.sender == "org.freedesktop.DBus", message.body.count == 3, let name = message.body[0].stringValue,
-                  message.body[2].stringValue == "", let index = words.firstIndex(where: { $0.sender == name }) else { return }
+        }
+    }
+
+    /// `name`, which said something, left the bus: its word goes with it.
+    private func left(_ name: String) {
+        departures.removeValue(forKey: name)?.cancel()
+        do {
+            guard let index = words.firstIndex(where: { $0.sender == name }) else { return }
             let wasShown = index == words.count - 1
             words.remove(at: index)
             guard wasShown else { return }  // an earlier sender's word was not on show: nothing changes

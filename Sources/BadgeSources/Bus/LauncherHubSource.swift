@@ -33,6 +33,8 @@ public final class LauncherHubSource: BadgeSource {
         var time: Double
     }
     private var words: [Word] = []
+    /// Each sender's owner watch (only those that said something are followed off the bus).
+    private var departures: [String: BusSubscription] = [:]
     /// Desktop files read once per id (nil: none found).
     private var entries: [String: DesktopEntry?] = [:]
 
@@ -56,9 +58,7 @@ public final class LauncherHubSource: BadgeSource {
         guard !started else { return }
         started = true
         let bus = connection.bus
-        bus.addMatch("type='signal',interface='com.canonical.Unity.LauncherEntry',member='Update'")
-        bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg2=''")
-        bus.listen { [weak self] message in self?.receive(message) }
+        bus.subscribe(.signal("com.canonical.Unity.LauncherEntry", "Update")) { [weak self] message in self?.receive(message) }
         bus.whenLost { [weak self] reason in
             guard let self else { return }
             var stale = self.reading
@@ -78,11 +78,13 @@ public final class LauncherHubSource: BadgeSource {
     public func refresh() {}
     public func stop() {
         started = false
+        for watch in departures.values { watch.cancel() }
+        departures.removeAll()
         connection.close()
     }
 
     private func receive(_ message: DBusMessage) {
-        if message.isSignal("com.canonical.Unity.LauncherEntry", "Update") {
+        do {
             guard message.body.count == 2, let uri = message.body[0].stringValue, let id = DesktopFileID(uri)?.id,
                   let properties = message.body[1].stringKeyedEntries, let from = message.sender,
                   from != connection.bus.uniqueName, !isOwn(id) else { return }
@@ -96,13 +98,25 @@ public final class LauncherHubSource: BadgeSource {
             if let index { words.remove(at: index) }
             words.append(word)
             if words.count > Self.applicationsLimit { words.removeFirst(words.count - Self.applicationsLimit) }
-            publishWords()
-        } else if message.isSignal("org.freedesktop.DBus", "NameOwnerChanged") {
-            guard message.sender == "org.freedesktop.DBus", message.body.count == 3, let name = message.body[0].stringValue,
-                  message.body[2].stringValue == "", words.contains(where: { $0.sender == name }) else { return }
-            words.removeAll { $0.sender == name }
+            if departures[from] == nil {
+                departures[from] = connection.bus.watchOwner(of: from) { [weak self] owner in
+                    if owner == nil { self?.left(from) }
+                }
+            }
+            for (sender, watch) in departures where !words.contains(where: { $0.sender == sender }) {
+                watch.cancel()
+                departures[sender] = nil
+            }
             publishWords()
         }
+    }
+
+    /// `name`, which said something, left the bus: its applications' counts go with it.
+    private func left(_ name: String) {
+        departures.removeValue(forKey: name)?.cancel()
+        guard words.contains(where: { $0.sender == name }) else { return }
+        words.removeAll { $0.sender == name }
+        publishWords()
     }
 
     private func isOwn(_ id: String) -> Bool {

@@ -31,17 +31,16 @@ extension NotificationSource {
             return
         }
         monitor = connection
-        let returns = daemon.map { "type='method_return',sender='\($0)'" } ?? "type='method_return'"
         let rules = [
-            "type='method_call',interface='\(Self.daemonName)',member='Notify'",
-            "type='method_call',interface='\(Self.daemonName)',member='CloseNotification'",
-            "type='method_call',interface='\(Self.dunstInterface)'",
-            returns,
-            "type='signal',interface='\(Self.daemonName)',member='NotificationClosed'",
+            DBusMatchRule(kind: .methodCall, interface: Self.daemonName, member: "Notify"),
+            DBusMatchRule(kind: .methodCall, interface: Self.daemonName, member: "CloseNotification"),
+            DBusMatchRule(kind: .methodCall, interface: Self.dunstInterface),
+            DBusMatchRule(kind: .methodReturn, sender: daemon),
+            DBusMatchRule.signal(Self.daemonName, "NotificationClosed"),
         ]
         connection.bus.whenReady { [weak self, weak connection] _ in
             connection?.bus.call("org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus.Monitoring",
-                                 member: "BecomeMonitor", arguments: [.array(element: "s", rules.map { .string($0) }), .uint32(0)]) { reply in
+                                 member: "BecomeMonitor", arguments: [.array(element: "s", rules.map { .string($0.description) }), .uint32(0)]) { reply in
                 // Monitoring from now on: what passed before it began is read once more (dunst's
                 // count); a refusal leaves dunst's count to the traffic the query connection sees,
                 // and the generic count unknown.
@@ -63,7 +62,10 @@ extension NotificationSource {
                 if self.usesDunstCount { self.readDunst() } else { self.publishShown() }
             }
         }
-        connection.bus.listen { [weak self] message in self?.observe(message, daemon: daemon) }
+        // A monitor may send nothing (no AddMatch): its rules pick out what it overhears all the same.
+        for rule in rules {
+            connection.bus.subscribe(rule, askingTheBus: false) { [weak self] message in self?.observe(message, daemon: daemon) }
+        }
     }
 
     private func observe(_ message: DBusMessage, daemon: String?) {

@@ -118,10 +118,11 @@ public final class NotificationSource: BadgeSource {
         guard !started else { return }
         started = true
         let bus = query.bus
-        bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.daemonName)'")
-        bus.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='\(Self.daemonPath)'")
-        bus.listen { [weak self] message in self?.receive(message) }
-        bus.whenReady { [weak self] _ in self?.findDaemon() }
+        // Only the daemon's name is followed, and only its own property changes are heard: on a
+        // shared connection, other subscribers' traffic never reaches this source.
+        bus.watchOwner(of: Self.daemonName) { [weak self] owner in self?.daemonOwner(owner) }
+        bus.subscribe(.signal("org.freedesktop.DBus.Properties", "PropertiesChanged", sender: Self.daemonName, path: Self.daemonPath,
+                              arguments: [0: Self.dunstInterface])) { [weak self] message in self?.propertiesChanged(message) }
         bus.whenLost { [weak self] reason in self?.fail("the session bus is away (\(reason))") }
         publish(SourceReading(content: nil, description: "notifications: looking for the notification daemon"))
     }
@@ -169,16 +170,20 @@ public final class NotificationSource: BadgeSource {
     private func findDaemon() {
         query.bus.call("org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                        member: "GetNameOwner", arguments: [.string(Self.daemonName)]) { [weak self] values in
-            guard let self else { return }
-            guard let name = values?.first?.stringValue else { return self.noDaemon() }
-            self.owner = name
-            self.query.bus.call(name, path: Self.daemonPath, interface: Self.daemonName, member: "GetServerInformation") { [weak self] info in
-                guard let self, self.owner == name else { return }
-                self.serverName = info?.first?.stringValue ?? "an unnamed daemon"
-                self.watchTraffic(of: name)
-                if self.usesDunstCount { self.readDunst() } else { self.publishShown() }
-                self.readPaused()
-            }
+            self?.daemonOwner(values?.first?.stringValue)
+        }
+    }
+
+    /// The daemon's name has `name` as its owner now (nil: none).
+    private func daemonOwner(_ name: String?) {
+        guard let name, !name.isEmpty else { return noDaemon() }
+        owner = name
+        query.bus.call(name, path: Self.daemonPath, interface: Self.daemonName, member: "GetServerInformation") { [weak self] info in
+            guard let self, self.owner == name else { return }
+            self.serverName = info?.first?.stringValue ?? "an unnamed daemon"
+            self.watchTraffic(of: name)
+            if self.usesDunstCount { self.readDunst() } else { self.publishShown() }
+            self.readPaused()
         }
     }
 
@@ -257,16 +262,11 @@ public final class NotificationSource: BadgeSource {
         return "\(which) in \(daemon)\(since)\(doNotDisturb ? " (do not disturb)" : "")"
     }
 
-    private func receive(_ message: DBusMessage) {
-        if message.isSignal("org.freedesktop.DBus", "NameOwnerChanged") {
-            guard message.body.count == 3 else { return }
-            if let new = message.body[2].stringValue, !new.isEmpty { findDaemon() } else { noDaemon() }
-        } else if message.isSignal("org.freedesktop.DBus.Properties", "PropertiesChanged"), message.sender == owner,
-                  message.body.first?.stringValue == Self.dunstInterface,
-                  let changed = message.body.count > 1 ? message.body[1].stringKeyedEntries : nil {
-            if let paused = changed["paused"]?.boolValue { setDoNotDisturb(paused) }
-            if changed["displayedLength"] != nil || changed["waitingLength"] != nil, usesDunstCount { readDunst() }
-        }
+    /// dunst's `PropertiesChanged` (the subscription takes only the daemon's own, for its interface).
+    private func propertiesChanged(_ message: DBusMessage) {
+        guard message.sender == owner, let changed = message.body.count > 1 ? message.body[1].stringKeyedEntries : nil else { return }
+        if let paused = changed["paused"]?.boolValue { setDoNotDisturb(paused) }
+        if changed["displayedLength"] != nil || changed["waitingLength"] != nil, usesDunstCount { readDunst() }
     }
 
     func publish(_ new: SourceReading) {

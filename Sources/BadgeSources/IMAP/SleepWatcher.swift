@@ -3,7 +3,7 @@ import Glibc
 
 /// Tells when the machine is about to sleep and when it woke: logind's `PrepareForSleep(b)` on
 /// the system bus (true before, false after), heard only from the connection that owns
-/// `org.freedesktop.login1` (asked with GetNameOwner and followed through NameOwnerChanged), so
+/// `org.freedesktop.login1` (the subscription's sender, whose owner the connection follows), so
 /// no other client can fake a suspend. Without a system bus, or when it goes away, it gives up
 /// quietly (no retries, no wakeups): the IMAP source then finds a suspend from the clocks.
 ///
@@ -12,7 +12,6 @@ package final class SleepWatcher {
     /// Called with true before a suspend and false after the resume.
     package var onSleep: ((Bool) -> Void)?
     private var connection: BusSourceConnection?
-    private var owner: String?
 
     private static let name = "org.freedesktop.login1"
 
@@ -25,10 +24,10 @@ package final class SleepWatcher {
               let made = try? BusSourceConnection(address: chosen, label: "the system bus (logind)") else { return }
         connection = made
         let bus = made.bus
-        bus.addMatch("type='signal',sender='\(Self.name)',interface='org.freedesktop.login1.Manager',member='PrepareForSleep'")
-        bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.name)'")
-        bus.listen { [weak self] message in self?.receive(message) }
-        bus.whenReady { [weak self] _ in self?.askOwner() }
+        // Only login1's owner is heard: a PrepareForSleep from anyone else never matches.
+        bus.subscribe(.signal("org.freedesktop.login1.Manager", "PrepareForSleep", sender: Self.name)) { [weak self] message in
+            if let going = message.body.first?.boolValue { self?.onSleep?(going) }
+        }
         bus.whenLost { [weak self] _ in self?.giveUp() }
     }
 
@@ -48,26 +47,6 @@ package final class SleepWatcher {
 
     /// Stops listening.
     package func stop() { giveUp() }
-
-    private func askOwner() {
-        connection?.bus.call("org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                             member: "GetNameOwner", arguments: [.string(Self.name)]) { [weak self] reply in
-            self?.owner = reply?.first?.stringValue
-        }
-    }
-
-    private func receive(_ message: DBusMessage) {
-        guard message.kind == .signal else { return }
-        if message.member == "NameOwnerChanged", message.sender == "org.freedesktop.DBus", message.body.count == 3,
-           message.body[0].stringValue == Self.name {
-            let new = message.body[2].stringValue ?? ""
-            owner = new.isEmpty ? nil : new
-            return
-        }
-        guard message.member == "PrepareForSleep", message.interface == "org.freedesktop.login1.Manager",
-              let owner, message.sender == owner, let going = message.body.first?.boolValue else { return }
-        onSleep?(going)
-    }
 
     private func giveUp() {
         let closing = connection
