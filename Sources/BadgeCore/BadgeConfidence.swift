@@ -10,4 +10,8 @@ public enum BadgeConfidence: String, Hashable, Sendable, CaseIterable {
     /// Restored from the last session; its source has not confirmed it yet: drawn outlined, and
     /// described as "last session".
     case lastSession
+    /// Its source has not answered yet (a server that has not greeted, a command still running):
+    /// nothing is confirmed, so nothing is called current. With no value the badge shows nothing;
+    /// a value is drawn outlined, as ``lastSession``, and described as "waiting for its source".
+    case pending
 }

@@ -382,6 +382,7 @@ public final class BadgeController {
         case .current: return nil
         case .stale: return strings.notUpToDate()
         case .lastSession: return strings.lastSession()
+        case .pending: return strings.waiting()
         }
     }
 

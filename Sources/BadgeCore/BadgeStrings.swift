@@ -19,6 +19,8 @@ public struct BadgeStrings: Sendable {
     public var notUpToDate: @Sendable () -> String
     /// The mark of a value restored from the last session, not confirmed yet: "last session".
     public var lastSession: @Sendable () -> String
+    /// The mark of a badge whose source has not answered yet: "waiting for its source".
+    public var waiting: @Sendable () -> String
 
     /// Creates strings from their parts; the provenance words default to English.
     public init(new: @escaping @Sendable () -> String, unread: @escaping @Sendable (Int, String) -> String,
@@ -26,7 +28,8 @@ public struct BadgeStrings: Sendable {
                 number: @escaping @Sendable (Int) -> String,
                 from: @escaping @Sendable (String) -> String = { "from \($0)" },
                 notUpToDate: @escaping @Sendable () -> String = { "not up to date" },
-                lastSession: @escaping @Sendable () -> String = { "last session" }) {
+                lastSession: @escaping @Sendable () -> String = { "last session" },
+                waiting: @escaping @Sendable () -> String = { "waiting for its source" }) {
         self.new = new
         self.unread = unread
         self.moreThan = moreThan
@@ -35,6 +38,7 @@ public struct BadgeStrings: Sendable {
         self.from = from
         self.notUpToDate = notUpToDate
         self.lastSession = lastSession
+        self.waiting = waiting
     }
 
     /// English, with numbers as plain digits: "Mail, 3 unread", "Mail, more than 99 unread", "Mail, new".

@@ -56,7 +56,7 @@ public final class BadgeRenderer {
             CairoPaths.setColor(cr, style.backgroundColor)
         case .stale:
             CairoPaths.setColor(cr, style.staleColor)
-        case .lastSession:
+        case .lastSession, .pending:
             // Outlined: a ring of the badge colour (a tenth of the height, at least 1.25 px), the
             // surface inside, the text in the badge colour.
             CairoPaths.setColor(cr, style.backgroundColor)

@@ -21,11 +21,16 @@ public struct SourceReading: Equatable, Sendable {
     /// `"items"`); nil when the source gives only a number. With items, ``content`` is their count
     /// unless the source counts more than it lists.
     public var items: BadgeItemList?
+    /// True when what the source follows is not there at all (no notification daemon on the
+    /// bus), as opposed to failing: a button bound only where its source exists (the defaults
+    /// without a config file) goes back to what it showed without it.
+    public var isAbsent: Bool
 
     /// A reading; by default one with no value yet.
     public init(content: BadgeContent? = nil, description: String, updated: Double? = nil,
-                error: String? = nil, isStale: Bool = false, items: BadgeItemList? = nil) {
+                error: String? = nil, isStale: Bool = false, items: BadgeItemList? = nil, isAbsent: Bool = false) {
         self.items = items
+        self.isAbsent = isAbsent
         self.content = content
         self.description = description
         self.updated = updated

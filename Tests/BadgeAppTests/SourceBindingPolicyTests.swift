@@ -37,6 +37,38 @@ import Testing
         #expect(optionalValue.value == .count(1) && optionalValue.applied)
     }
 
+    @Test("Before its source first answers, a bound badge is 'pending', never 'current'; a reading of nothing is current")
+    func pendingUntilRead() throws {
+        let first = try #require(SourceBindingPolicy.outcome(of: Self.reading(nil), value: .none, blinking: false,
+                                                            confidence: .pending, applied: false, optional: false))
+        #expect(first.confidence == .pending && first.value == nil, "a server that never greets, a command still running")
+        let fromCurrent = try #require(SourceBindingPolicy.outcome(of: Self.reading(nil), value: .none, blinking: false,
+                                                                  confidence: .current, applied: false, optional: false))
+        #expect(fromCurrent.confidence == .pending)
+        var readNothing = Self.reading(nil)
+        readNothing.updated = 5
+        #expect(SourceBindingPolicy.outcome(of: readNothing, value: .none, blinking: false, confidence: .pending,
+                                            applied: false, optional: false)?.confidence == .current, "an answer of nothing is an answer")
+        #expect(SourceBindingPolicy.endingOverride(with: Self.reading(nil), value: .count(4), blinking: false).confidence == .pending,
+                "an override ended before the source answered: pending again")
+        let answered = try #require(SourceBindingPolicy.outcome(of: Self.reading(.count(2)), value: .none, blinking: false,
+                                                               confidence: .pending, applied: false, optional: false))
+        #expect(answered.confidence == .current && answered.value == .count(2))
+    }
+
+    @Test("An optional binding goes back to the button's own value when its source is absent again (a window manager's daemon quit)")
+    func absentAgain() {
+        var gone = Self.reading(.count(2), stale: true, error: "no notification daemon on the session bus")
+        gone.isAbsent = true
+        #expect(SourceBindingPolicy.returnsToUnbound(after: gone, optional: true, applied: true))
+        #expect(!SourceBindingPolicy.returnsToUnbound(after: gone, optional: false, applied: true), "a configured bell stays grey, with the reason")
+        #expect(!SourceBindingPolicy.returnsToUnbound(after: gone, optional: true, applied: false), "never applied: nothing to undo")
+        #expect(SourceBindingPolicy.outcome(of: gone, value: .count(3), blinking: false, confidence: .current,
+                                            applied: false, optional: true) == nil, "the demo's 3 stays while no daemon is there")
+        #expect(!SourceBindingPolicy.returnsToUnbound(after: Self.reading(.count(2), stale: true), optional: true, applied: true),
+                "a failing daemon is not an absent one")
+    }
+
     @Test("A failing source keeps its last value in the stale style, with the error in the description; one that never succeeded shows nothing, stale")
     func failures() throws {
         let failed = try #require(SourceBindingPolicy.outcome(of: Self.reading(.count(9), stale: true, error: "folder gone"), value: .count(4),

@@ -300,6 +300,46 @@ struct SourceBindingTests {
         _ = try Self.waitFor(s, "the bell counts it") { try $0.button("bell").count == 1 }
     }
 
+    @Test("Before its source answers a bound button is 'pending', never 'current': a command that never finishes, one that fails at once")
+    func pendingUntilTheSourceAnswers() throws {
+        let f = try Folder("pending")
+        f.write("config.json", #"""
+            {"buttons": [{"id": "ci", "icon": "updates", "source": {"command": "sleep 600", "interval": 60}},
+                         {"id": "bad", "icon": "bell", "source": {"command": "false", "interval": 60}}]}
+            """#)
+        let s = try DemoSession("source-pending", arguments: ["--config", f.path + "/config.json", "--no-state"])
+        let state = try Self.waitFor(s, "the failing command is stale") { try $0.button("bad").json["confidence"]?.string == "stale" }
+        let ci = try state.button("ci")
+        #expect(ci.json["confidence"]?.string == "pending", "\(ci.json)")
+        #expect(ci.contentKind == "none" && ci.count == nil, "nothing drawn: \(ci.json)")
+        #expect(ci.description.contains("waiting for its source"), "\(ci.description)")
+        try s.command("explain ci")
+        let explained = try s.app.readEvent(named: "explain", timeout: 10)
+        #expect((explained["text"]?.string ?? "\(explained)").contains("no reading yet"), "\(explained)")
+    }
+
+    @Test("No config: the bell taken by a daemon goes back to the demo's own count when that daemon quits (a window manager's daemon)",
+          .enabled(if: findOnPath("dunst") != nil, "dunst is not installed"))
+    func defaultBellWhenTheDaemonQuits() throws {
+        let f = try Folder("defaults-gone")
+        let bus = try SessionBus()
+        var daemon: ChildProcess?
+        defer { daemon?.kill(SIGKILL); daemon?.waitForExit(timeout: 5) }
+        let s = try DemoSession("source-defaults-gone", arguments: ["--no-state"],
+                                environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "MAILDIR": f.path + "/none", "HOME": f.path]) { server, _ in
+            daemon = try ChildProcess(executable: "dunst", arguments: [],
+                                      environment: .inherited(adding: ["DISPLAY": server.display, "DBUS_SESSION_BUS_ADDRESS": bus.address]))
+            try bus.waitForOwner(of: "org.freedesktop.Notifications")
+        }
+        _ = try Self.waitFor(s, "the bell follows dunst") { try $0.button("bell").json["source"]?["kind"]?.string == "notifications" }
+        daemon?.kill(SIGTERM)
+        #expect(daemon?.waitForExit(timeout: 10) != nil)
+        let state = try Self.waitFor(s, "the bell is the demo's again") { try $0.button("bell").count == 3 }
+        let bell = try state.button("bell")
+        #expect(bell.json["confidence"]?.string == "current" && bell.json["source"] == .null, "\(bell.json)")
+        #expect(!bell.description.contains("not up to date"), "\(bell.description)")
+    }
+
     @Test("A launcher button takes its app's name and icon from its desktop file; a click raises its window (openbox), else launches it",
           .enabled(if: findOnPath("openbox") != nil && findOnPath("xdotool") != nil, "openbox or xdotool is not installed"))
     func launcherButtonClicks() throws {

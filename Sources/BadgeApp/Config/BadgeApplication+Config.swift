@@ -54,6 +54,9 @@ extension BadgeApplication {
             if let old = toolbar.button(id: button.id) {
                 button.badge.reducesMotion = true
                 if old.badge.isBlinking { button.badge.showDot(blink: true) } else { button.badge.value = old.badge.value }
+                // …and how far it can be trusted: a source kept through the reload tells it anew.
+                button.badge.confidence = old.badge.confidence
+                button.badge.sourceDescription = old.badge.sourceDescription
             }
             button.badge.reducesMotion = host.reducesMotion
         }
@@ -61,13 +64,14 @@ extension BadgeApplication {
             config.buttons.first { $0.id == id }.map { $0.content == .none || $0.source != nil ? .hand : .config } ?? .hand
         }
         host.replace(toolbar: newToolbar)
-        // The sources follow the file: stopped, and started again as it says now.
-        bindings?.stop()
-        bindings?.toolbarReplaced(newToolbar)
+        // The sources follow the file: those it changed are stopped and started again as it says
+        // now; an unchanged one keeps running with what it knows.
         sourceConfigs = config.buttons.compactMap { button in button.source.map { (button.id, $0) } }
         quietChoices = Dictionary(config.buttons.map { ($0.id, $0.doNotDisturb) }, uniquingKeysWith: { first, _ in first })
         clickActions = Dictionary(config.buttons.compactMap { button in button.click.map { (button.id, $0) } }, uniquingKeysWith: { first, _ in first })
         usesDefaultSources = !config.listsButtons
+        bindings?.keep(wantedSources())
+        bindings?.toolbarReplaced(newToolbar)
         startSources(host)
         if allowsRoot != config.allowsRoot {
             allowsRoot = config.allowsRoot

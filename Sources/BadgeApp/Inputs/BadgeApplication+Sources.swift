@@ -11,8 +11,7 @@ extension BadgeApplication {
     /// Called again after the config file changed: the one group of sources (on the loop for the
     /// app's life) binds what the file says now.
     func startSources(_ host: ToolbarHost) {
-        var wanted = sourceConfigs.map { (id: $0.id, source: $0.source, optional: false) }
-        if usesDefaultSources { wanted = defaultSources() }
+        let wanted = wantedSources()
         guard !wanted.isEmpty || bindings != nil else { return }
         let made: SourceBindings
         if let bindings {
@@ -30,10 +29,16 @@ extension BadgeApplication {
             board.observe(made, at: .state)
         }
         made.quietChoices = quietChoices
-        for binding in wanted {
-            made.bind(binding.id, to: binding.source, optional: binding.optional, quiet: quietChoices[binding.id] ?? .dot,
-                      sessionBus: host.sessionBus)
+        // A binding kept through a reload (``SourceBindings/keep(_:)``) is not made again.
+        for binding in wanted where made.binding(of: binding.id) == nil {
+            made.bind(binding.id, to: binding.source, optional: binding.optional, quiet: binding.quiet, sessionBus: host.sessionBus)
         }
+    }
+
+    /// The buttons to bind, as the config says now (the defaults without a config file).
+    func wantedSources() -> [(id: String, source: SourceConfig, optional: Bool, quiet: DoNotDisturbDisplay)] {
+        let wanted = usesDefaultSources ? defaultSources() : sourceConfigs.map { (id: $0.id, source: $0.source, optional: false) }
+        return wanted.map { ($0.id, $0.source, $0.optional, quietChoices[$0.id] ?? .dot) }
     }
 
     /// Without a config file: the bell and mail, when their sources exist.

@@ -7,8 +7,12 @@ import BadgeSources
 /// - A reading with content sets the badge and makes it current; a count of 0 shows nothing.
 /// - A failing (stale) source keeps what it showed last, in the stale style; one that never gave a
 ///   value shows nothing, stale (drawn as the unknown mark).
-/// - A reading without content (nothing known yet) keeps a restored value "last session".
-/// - An optional binding (the defaults without a config file) is left alone until its source has a value.
+/// - A reading without content (nothing known yet) keeps a restored value "last session"; with
+///   nothing restored the badge is "pending" until its source first answers: never "current"
+///   before anything was read.
+/// - An optional binding (the defaults without a config file) is left alone until its source has a
+///   value, and goes back to what it showed without it when its source is absent again (the
+///   notification daemon of a window manager that quit).
 /// - Ending an override shows the source's reading again at once, nothing when it has none.
 enum SourceBindingPolicy {
     /// What the badge should become; nil fields stay as they are.
@@ -31,7 +35,7 @@ enum SourceBindingPolicy {
     /// the count differ from `items`, what the badge holds now.
     static func outcome(of reading: SourceReading, value: BadgeContent, blinking: Bool, confidence: BadgeConfidence,
                         applied: Bool, optional: Bool, items: BadgeItemList = BadgeItemList()) -> Outcome? {
-        if optional && !applied && reading.content == nil { return nil }
+        if optional && !applied && (reading.content == nil || reading.isAbsent) { return nil }
         var applied = applied
         var shown: BadgeContent?
         var shownItems: BadgeItemList?
@@ -45,7 +49,7 @@ enum SourceBindingPolicy {
             }
         }
         let trust: BadgeConfidence = reading.isStale ? .stale
-            : reading.content == nil ? (confidence == .lastSession ? .lastSession : .current) : .current
+            : reading.content == nil ? waiting(reading, confidence: confidence) : .current
         return Outcome(value: shown, confidence: trust, description: describe(reading), applied: applied, items: shownItems)
     }
 
@@ -56,8 +60,22 @@ enum SourceBindingPolicy {
                            applied: true, items: listed)
         }
         let target = reading.content.map(badgeContent) ?? .none
-        return Outcome(value: value != target || blinking ? target : nil, confidence: reading.isStale ? .stale : .current,
+        let trust: BadgeConfidence = reading.isStale ? .stale : reading.content == nil ? waiting(reading, confidence: .current) : .current
+        return Outcome(value: value != target || blinking ? target : nil, confidence: trust,
                        description: describe(reading), applied: reading.content != nil)
+    }
+
+    /// The trust of a badge whose source has no value: a restored one stays "last session"; one
+    /// that never read anything is "pending"; one that read "nothing" is current.
+    static func waiting(_ reading: SourceReading, confidence: BadgeConfidence) -> BadgeConfidence {
+        if confidence == .lastSession { return .lastSession }
+        return reading.updated == nil ? .pending : .current
+    }
+
+    /// True when an optional binding that showed its source's values must let the button go back
+    /// to what it showed without it: the source says what it follows is absent.
+    static func returnsToUnbound(after reading: SourceReading, optional: Bool, applied: Bool) -> Bool {
+        optional && applied && reading.isAbsent
     }
 
     /// A count of 0 shows no badge.

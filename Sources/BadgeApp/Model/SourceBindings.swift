@@ -32,6 +32,8 @@ final class SourceBindings {
         var overriddenBy: String?
         /// True once a reading set the badge.
         var applied = false
+        /// What the button showed before its source did (an optional binding goes back to it).
+        var unbound: BadgeContent = .none
 
         init(buttonID: String, config: SourceConfig, source: any BadgeSource, optional: Bool, quiet: DoNotDisturbDisplay) {
             self.buttonID = buttonID
@@ -75,7 +77,8 @@ final class SourceBindings {
         }
         let binding = Binding(buttonID: buttonID, config: config, source: source, optional: optional, quiet: quiet)
         bindings.append(binding)
-        if !optional, button.badge.value != .none { button.badge.confidence = .lastSession }
+        binding.unbound = button.badge.value
+        if !optional { button.badge.confidence = button.badge.value != .none ? .lastSession : .pending }
         if let notifications = source as? NotificationSource {
             notifications.onDoNotDisturbChange = { [weak self] on in self?.setDoNotDisturb(on) }
         }
@@ -185,6 +188,18 @@ final class SourceBindings {
         applyDoNotDisturb()
     }
 
+    /// Stops the bindings that `wanted` no longer lists as they are (another source, another Do
+    /// Not Disturb choice, or a button gone); the rest keep running with what they know, so a
+    /// reload costs an unchanged source nothing (no Maildir rescan, no IMAP login) and a launcher
+    /// count still follows the sender that said it.
+    func keep(_ wanted: [(id: String, source: SourceConfig, optional: Bool, quiet: DoNotDisturbDisplay)]) {
+        let kept = { (binding: Binding) in
+            wanted.contains { $0.id == binding.buttonID && $0.source == binding.config && $0.optional == binding.optional && $0.quiet == binding.quiet }
+        }
+        for binding in bindings where !kept(binding) { group.remove(binding.source) }
+        bindings.removeAll { !kept($0) }
+    }
+
     /// Stops every source.
     func stop() {
         for binding in bindings { group.remove(binding.source) }
@@ -198,6 +213,16 @@ final class SourceBindings {
     private func apply(_ reading: SourceReading, to binding: Binding) {
         guard let button = toolbar?.button(id: binding.buttonID) else { return }
         let badge = button.badge
+        if SourceBindingPolicy.returnsToUnbound(after: reading, optional: binding.optional, applied: binding.applied) {
+            binding.applied = false
+            binding.overriddenBy = nil
+            host?.change(button, cause: .source) { badge in
+                badge.sourceDescription = nil
+                badge.confidence = .current
+                badge.value = binding.unbound
+            }
+            return
+        }
         guard let outcome = SourceBindingPolicy.outcome(of: reading, value: badge.value, blinking: badge.isBlinking,
                                                         confidence: badge.confidence, applied: binding.applied,
                                                         optional: binding.optional, items: badge.items) else { return }

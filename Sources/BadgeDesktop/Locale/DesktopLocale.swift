@@ -98,7 +98,8 @@ public struct DesktopLocale: Sendable {
             number: { Self.group($0, separator: separator) },
             from: { source in Self.substitute(Self.lookUp("from %s", domain: domain), [source]) },
             notUpToDate: { Self.lookUp("not up to date", domain: domain) },
-            lastSession: { Self.lookUp("last session", domain: domain) })
+            lastSession: { Self.lookUp("last session", domain: domain) },
+            waiting: { Self.lookUp("waiting for its source", domain: domain) })
     }
 
     /// The words of the buttons' actions for screen readers, from BadgeKit's catalogue for this locale.

@@ -199,7 +199,7 @@ public final class NotificationSource: BadgeSource {
         watchTraffic(of: nil)
         setDoNotDisturb(false)
         var none = SourceReading(content: reading.content, description: "notifications", updated: reading.updated,
-                                 error: "no notification daemon on the session bus", isStale: true)
+                                 error: "no notification daemon on the session bus", isStale: true, isAbsent: true)
         if reading.content == nil { none.content = nil }
         publish(none)
     }
