@@ -31,7 +31,8 @@ extension BadgeApplication {
         made.quietChoices = quietChoices
         // A binding kept through a reload (``SourceBindings/keep(_:)``) is not made again.
         for binding in wanted where made.binding(of: binding.id) == nil {
-            made.bind(binding.id, to: binding.source, optional: binding.optional, quiet: binding.quiet, sessionBus: host.sessionBus)
+            made.bind(binding.id, to: binding.source, optional: binding.optional, quiet: binding.quiet, sessionBus: host.sessionBus,
+                      resumingFrom: saved?.restored[binding.id]?.sender)
         }
     }
 

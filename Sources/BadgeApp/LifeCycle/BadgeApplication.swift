@@ -204,7 +204,8 @@ final class BadgeApplication {
             try? host.refresh()
         }
         // A clean exit saves what is shown (a lost connection too: the counts are still right).
-        saved?.writeIfDue(toolbar, force: true, origin: { [origins] in origins.origin(of: $0).saved })
+        saved?.writeIfDue(toolbar, force: true, origin: { [origins] in origins.origin(of: $0).saved },
+                          sender: { [bindings] in bindings?.sender(of: $0) })
         // Give a reader half a second to take the last events (a script waiting for them after quit).
         control?.finish(timeout: exitStatus == .connectionLost ? 0.2 : 0.5)
         socket?.shutdown()
@@ -237,7 +238,10 @@ final class BadgeApplication {
         if let saved {
             loop.addDeadline(named: "state") { saved.timeUntilDue }
             loop.addPreparation(named: "state") { [weak self] in
-                if let self { saved.writeIfDue(self.toolbar, origin: { [origins = self.origins] in origins.origin(of: $0).saved }) }
+                if let self {
+                    saved.writeIfDue(self.toolbar, origin: { [origins = self.origins] in origins.origin(of: $0).saved },
+                                     sender: { [bindings = self.bindings] in bindings?.sender(of: $0) })
+                }
                 return false
             }
         }

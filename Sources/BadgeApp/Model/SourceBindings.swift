@@ -63,9 +63,10 @@ final class SourceBindings {
     func attach(to loop: EventLoop) { group.attach(to: loop) }
 
     /// Binds `buttonID` to a source made from `config` (not started when it cannot be made: warned).
-    /// A restored value is marked "last session" until the source answers.
+    /// A restored value is marked "last session" until the source answers; a restored launcher
+    /// count that `sender` said goes as soon as that connection is found gone.
     func bind(_ buttonID: String, to config: SourceConfig, optional: Bool = false, quiet: DoNotDisturbDisplay = .dot,
-              sessionBus: BusConnection?) {
+              sessionBus: BusConnection?, resumingFrom sender: String? = nil) {
         guard let button = toolbar?.button(id: buttonID) else { return }
         let source: any BadgeSource
         switch Self.makeSource(config, sessionBus: sessionBus) {
@@ -87,6 +88,14 @@ final class SourceBindings {
             self.apply(reading, to: binding)
         }
         group.add(source)
+        if let sender, !optional, button.badge.value != .none, let launcher = source as? LauncherEntrySource {
+            launcher.resume(from: sender)
+        }
+    }
+
+    /// The bus connection whose launcher count `buttonID` shows, for the state file.
+    func sender(of buttonID: String) -> String? {
+        (binding(of: buttonID)?.source as? LauncherEntrySource)?.shownSender
     }
 
     static func makeSource(_ config: SourceConfig, sessionBus: BusConnection?) -> Result<any BadgeSource, SourceSetupError> {

@@ -74,7 +74,13 @@ final class SavedCounts {
     struct Entry: Equatable, Sendable {
         var content: BadgeContent
         var from: String?
+        /// The bus connection that said a launcher count (`"sender": ":1.42"`): at the next start
+        /// the count goes as soon as that connection is found gone, never a ghost of an app that quit.
+        var sender: String? = nil
     }
+
+    /// What the file held when it was read at start (``loadEntries()``), by button id.
+    private(set) var restored: [String: Entry] = [:]
 
     /// The saved contents by button id; empty (after a warning) when the file cannot be used.
     func load() -> [String: BadgeContent] { loadEntries().mapValues(\.content) }
@@ -91,7 +97,8 @@ final class SavedCounts {
             return [:]
         }
         do {
-            return try Self.decodeEntries(bytes)
+            restored = try Self.decodeEntries(bytes)
+            return restored
         } catch {
             warn("\(path): ignoring the saved counts (\(error))\(bytes.isEmpty ? "" : Self.leftAlone)")
             return [:]
@@ -138,7 +145,8 @@ final class SavedCounts {
             default: continue
             }
             let from = entry["from"]?.string.flatMap { $0.isEmpty || $0.utf8.count > 64 ? nil : $0 }
-            contents[id] = Entry(content: content, from: from)
+            let sender = entry["sender"]?.string.flatMap { $0.hasPrefix(":") && $0.utf8.count <= 64 ? $0 : nil }
+            contents[id] = Entry(content: content, from: from, sender: sender)
         }
         return contents
     }
@@ -164,6 +172,7 @@ final class SavedCounts {
             case .dot: fields = [("kind", .string("dot"))]
             }
             if let from = entry.from { fields.append(("from", .string(from))) }
+            if let sender = entry.sender { fields.append(("sender", .string(sender))) }
             return (id, .object(fields))
         }
         return Array((JSONValue.object([("version", .int(1)), ("buttons", .object(buttons))]).serialized + "\n").utf8)
@@ -189,14 +198,16 @@ final class SavedCounts {
 
     /// Writes when due; with `force` (at exit) now, and only when what is shown differs from the
     /// file. A failure is tried again with ``RetryBackoff`` (the loop's deadline "state" wakes it).
-    /// `origin` gives each button's `"from"` (``BadgeOrigins``).
-    func writeIfDue(_ toolbar: Toolbar, force: Bool = false, origin: (String) -> String? = { _ in nil }) {
+    /// `origin` gives each button's `"from"` (``BadgeOrigins``), `sender` the bus connection behind
+    /// a launcher count.
+    func writeIfDue(_ toolbar: Toolbar, force: Bool = false, origin: (String) -> String? = { _ in nil },
+                    sender: (String) -> String? = { _ in nil }) {
         guard force || dueTime.map({ clock.now >= $0 }) == true else { return }
         let now = clock.now
         dueTime = nil
         lastWrite = now
         do {
-            try save(toolbar.buttons.map { ($0.id, Entry(content: $0.badge.value, from: origin($0.id))) },
+            try save(toolbar.buttons.map { ($0.id, Entry(content: $0.badge.value, from: origin($0.id), sender: sender($0.id))) },
                      lockWait: force ? Self.exitLockWait : 0)
             busySince = nil
             if backoff.succeeded() { warn("\(path): the counts are saved again") }

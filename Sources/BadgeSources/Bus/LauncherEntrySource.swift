@@ -52,6 +52,8 @@ public final class LauncherEntrySource: BadgeSource {
     /// Each remembered sender's owner watch: only the senders that said something are followed
     /// off the bus, never every peer that leaves.
     private var departures: [String: BusSubscription] = [:]
+    /// The sender of a count restored from the last session (``resume(from:)``), until it speaks or leaves.
+    private var resumed: String?
 
     /// Follows `desktopID`'s broadcasts on the bus at `busAddress` (the session bus's
     /// `DBUS_SESSION_BUS_ADDRESS`); `displayName` names it in descriptions (default: the id).
@@ -108,6 +110,21 @@ public final class LauncherEntrySource: BadgeSource {
     public var timeUntilDue: Double? { started ? connection.timeUntilDue : nil }
     public func handleDeadline() { connection.handleDeadline() }
 
+    /// The unique bus name of the sender whose word shows (to save with the count), if any.
+    public var shownSender: String? { words.last?.sender ?? resumed }
+
+    /// The count shown was restored from the last session, and `sender` (a unique bus name) said
+    /// it: that connection is followed, and once it is found gone (now, or when it leaves) the
+    /// count goes, never a ghost of an application that quit. While it is there, the count stays
+    /// unconfirmed until the application broadcasts again. Call it after ``start()``.
+    public func resume(from sender: String) {
+        guard started, sender.hasPrefix(":"), words.isEmpty, departures[sender] == nil else { return }
+        resumed = sender
+        departures[sender] = connection.bus.watchOwner(of: sender) { [weak self] owner in
+            if owner == nil { self?.left(sender) }
+        }
+    }
+
     /// The protocol has no query: a refresh re-reads nothing and keeps what was broadcast.
     public func refresh() {}
 
@@ -147,6 +164,7 @@ public final class LauncherEntrySource: BadgeSource {
             if let flag = properties["urgent"]?.boolValue { word.urgent = flag }
             words.removeAll { $0.sender == from }
             words.append((from, word))
+            resumed = nil
             if departures[from] == nil {
                 departures[from] = connection.bus.watchOwner(of: from) { [weak self] owner in
                     if owner == nil { self?.left(from) }
@@ -163,6 +181,12 @@ public final class LauncherEntrySource: BadgeSource {
     /// `name`, which said something, left the bus: its word goes with it.
     private func left(_ name: String) {
         departures.removeValue(forKey: name)?.cancel()
+        if resumed == name, words.isEmpty {
+            resumed = nil
+            publish(SourceReading(content: BadgeContent.none, description: "\(displayName) (launcher count): \(desktopID) left the bus",
+                                  updated: SystemTime.realtime))
+            return
+        }
         do {
             guard let index = words.firstIndex(where: { $0.sender == name }) else { return }
             let wasShown = index == words.count - 1
