@@ -1,0 +1,122 @@
+import BadgeCore
+import Glibc
+import Testing
+import XvfbHarness
+
+/// The README's own config, read from README.md, run as a new user would with every source live
+/// at once (issue 35): dunst and notify-send, a LauncherEntry sender for the README's id, Maildir
+/// deliveries and reads, and the command. After each event every button is exact and current.
+@Suite("E2E: everything at once, as the README says", .endToEnd(minutes: 3))
+struct EverythingAtOnceTests {
+    typealias Folder = SourceBindingTests.Folder
+
+    /// What every button must show, by id: a count (nil: no badge) and the confidence.
+    struct Expected: CustomStringConvertible {
+        var bell: Int?, mail: Int?, chat: Int?, ci: Int?
+        var description: String { "bell \(bell.map(String.init) ?? "-"), mail \(mail.map(String.init) ?? "-"), chat \(chat.map(String.init) ?? "-"), ci \(ci.map(String.init) ?? "-")" }
+
+        /// True when `state` shows exactly this, every button current.
+        func isShown(in state: AppState) throws -> Bool {
+            for (id, count) in [("bell", bell), ("mail", mail), ("chat", chat), ("ci", ci)] {
+                let button = try state.button(id)
+                guard button.json["confidence"]?.string == "current" else { return false }
+                if let count { guard button.count == count else { return false } } else { guard button.contentKind == "none" else { return false } }
+            }
+            return true
+        }
+    }
+
+    static func expect(_ s: DemoSession, _ wanted: Expected, after what: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let deadline = Deadline(seconds: 10)
+        var state = try s.state()
+        while try !wanted.isShown(in: state), !deadline.hasPassed {
+            _ = try? s.app.readEvent(named: "change", timeout: 0.2)
+            state = try s.state()
+        }
+        let shown = state.buttons.map { "\($0.id) \($0.contentKind) \($0.count.map(String.init) ?? "") \($0.json["confidence"]?.string ?? "?") (\($0.description))" }
+        #expect(try wanted.isShown(in: state), "after \(what): wanted \(wanted); shown \(shown)", sourceLocation: sourceLocation)
+    }
+
+    @Test("The README's 'Use it every day' config, verbatim: notifications, Maildir, launcher and command all live, every count exact and current",
+          .enabled(if: findOnPath("dunst") != nil && findOnPath("notify-send") != nil && findOnPath("dunstctl") != nil && findOnPath("busctl") != nil,
+                   "dunst, notify-send, dunstctl or busctl is not installed"))
+    func readmeConfig() throws {
+        let f = try Folder("everything")
+        let config = try SourceBindingTests.readmeConfig()
+        for folder in ["/.config", "/.config/badge-demo", "/.local", "/.local/state", "/.local/share", "/bin", "/Maildir"] { #expect(mkdir(f.path + folder, 0o700) == 0) }
+        f.write(".config/badge-demo/config.json", config)
+        // The command the README names, on PATH: the CI's count, from a file the test writes.
+        f.write("ci-count", "1\n")
+        f.write("bin/ci-status", "#!/bin/sh\n[ \"$1\" = --count ] || exit 2\nexec cat \"\(f.path)/ci-count\"\n")
+        #expect(chmod(f.path + "/bin/ci-status", 0o700) == 0)
+        try f.mailbox("Maildir/INBOX", "for i in range(2): m.add('From: a@example.org\\nSubject: %d\\n\\nbody' % i)")
+        let bus = try SessionBus()
+        let environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address, "HOME": f.path, "XDG_CONFIG_HOME": f.path + "/.config",
+                           "XDG_STATE_HOME": f.path + "/.local/state", "XDG_DATA_HOME": f.path + "/.local/share",
+                           "PATH": f.path + "/bin:" + (getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin")]
+        let tools = ChildEnvironment.inherited(adding: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        var daemon: ChildProcess?
+        defer { daemon?.kill(SIGKILL); daemon?.waitForExit(timeout: 5) }
+        let s = try DemoSession("everything", environment: environment) { server, _ in
+            daemon = try ChildProcess(executable: "dunst", arguments: [],
+                                      environment: .inherited(adding: ["DISPLAY": server.display, "DBUS_SESSION_BUS_ADDRESS": bus.address]))
+            try bus.waitForOwner(of: "org.freedesktop.Notifications")
+        }
+        func run(_ arguments: [String]) throws {
+            let tool = try ChildProcess(executable: arguments[0], arguments: Array(arguments.dropFirst()), environment: tools, stdout: .null)
+            #expect(tool.waitForExit(timeout: 10) == .exited(0), "\(arguments): \(tool.stderrText)")
+        }
+        // Telegram, as a python3-dbus sender of the README's id.
+        let telegram = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", LauncherEntrySourceTests.sender, bus.address, "org.telegram.desktop"])
+        defer { telegram.kill(SIGKILL); telegram.waitForExit(timeout: 5) }
+        #expect(try telegram.readLine(timeout: 10) == "ready")
+        var wanted = Expected(bell: nil, mail: 2, chat: nil, ci: 1)
+        // Until the launcher's match rule is in, a broadcast can be missed: send until it shows.
+        let deadline = Deadline(seconds: 10)
+        repeat {
+            try telegram.writeLine("count 7")
+            _ = try telegram.readLine(timeout: 10)
+        } while (try? s.state().button("chat").count) != 7 && !deadline.hasPassed
+        wanted.chat = 7
+        try Self.expect(s, wanted, after: "the start and Telegram's first count")
+
+        for n in 1...3 {
+            try run(["notify-send", "-u", "critical", "message \(n)"])
+            wanted.bell = n
+            try Self.expect(s, wanted, after: "notify-send \(n)")
+        }
+        // Peers come and go on the bus (each notify-send did too): nothing changes.
+        try run(["busctl", "--address=" + bus.address, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames"])
+        try s.sync()
+        try Self.expect(s, wanted, after: "busctl came and went")
+        try s.command("explain bell")
+        let explained = try s.app.readEvent(named: "explain", timeout: 10)["text"]?.string ?? ""
+        #expect(explained.contains("in dunst") && !explained.contains("no notification daemon"), "\(explained)")
+
+        try telegram.writeLine("count 9")
+        _ = try telegram.readLine(timeout: 10)
+        wanted.chat = 9
+        try Self.expect(s, wanted, after: "Telegram's new count")
+
+        try f.mailbox("Maildir/INBOX", "m.add('From: b@example.org\\nSubject: new\\n\\nbody')")
+        wanted.mail = 3
+        try Self.expect(s, wanted, after: "a delivery")
+        try f.mailbox("Maildir/INBOX", "k = sorted(m.keys())[0]\nmsg = m[k]\nmsg.set_subdir('cur')\nmsg.add_flag('S')\nm[k] = msg")
+        wanted.mail = 2
+        try Self.expect(s, wanted, after: "a message read")
+
+        f.write("ci-count", "4\n")
+        try s.command("refresh ci")
+        wanted.ci = 4
+        try Self.expect(s, wanted, after: "the command's new count")
+
+        try run(["dunstctl", "close"])
+        wanted.bell = 2
+        try Self.expect(s, wanted, after: "dunstctl close")
+
+        telegram.closeStdin()
+        #expect(telegram.waitForExit(timeout: 10) == .exited(0))
+        wanted.chat = nil
+        try Self.expect(s, wanted, after: "Telegram quit")
+    }
+}
