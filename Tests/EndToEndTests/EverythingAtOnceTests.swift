@@ -120,3 +120,60 @@ struct EverythingAtOnceTests {
         try Self.expect(s, wanted, after: "Telegram quit")
     }
 }
+
+/// Other Debian notification daemons, each with a launcher button beside the bell on one bus.
+@Suite("E2E: notification daemons beside a launcher button", .endToEnd(minutes: 2))
+struct DaemonsBesideLauncherTests {
+    static let daemons = ["/usr/lib/notification-daemon/notification-daemon", "/usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd"]
+
+    @Test("notification-daemon and xfce4-notifyd: the bell counts exactly beside a launcher count, peers coming and going",
+          .enabled(if: findOnPath("notify-send") != nil && findOnPath("busctl") != nil, "notify-send or busctl is not installed"),
+          arguments: Self.daemons)
+    func daemon(_ path: String) throws {
+        try #require(access(path, X_OK) == 0, "\(path) is not installed (make test-deps installs it)")
+        let name = path.split(separator: "/").last.map(String.init) ?? "daemon"
+        let f = try SourceBindingTests.Folder("beside-\(name)")
+        f.write("config.json", #"""
+            {"buttons": [{"id": "bell", "icon": "bell", "source": {"notifications": true}},
+                         {"id": "chat", "icon": "chat", "source": {"launcher": "org.example.Chat"}}]}
+            """#)
+        let bus = try SessionBus()
+        var daemon: ChildProcess?
+        defer { daemon?.kill(SIGKILL); daemon?.waitForExit(timeout: 5) }
+        let s = try DemoSession("beside-\(name)", arguments: ["--config", f.path + "/config.json", "--no-state"],
+                                environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]) { server, _ in
+            daemon = try ChildProcess(executable: path, arguments: [],
+                                      environment: .inherited(adding: ["DISPLAY": server.display, "DBUS_SESSION_BUS_ADDRESS": bus.address,
+                                                                       "XDG_CONFIG_HOME": f.path, "XDG_CACHE_HOME": f.path]))
+            try bus.waitForOwner(of: "org.freedesktop.Notifications")
+        }
+        // The generic driver counts from when its monitor is in place: it says 0 then.
+        _ = try SourceBindingTests.waitFor(s, "the bell watches \(name)") {
+            try $0.button("bell").json["source"]?["kind"]?.string == "notifications" && $0.button("bell").json["confidence"]?.string == "current"
+        }
+        let app = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", LauncherEntrySourceTests.sender, bus.address, "org.example.Chat"])
+        defer { app.kill(SIGKILL); app.waitForExit(timeout: 5) }
+        #expect(try app.readLine(timeout: 10) == "ready")
+        let deadline = Deadline(seconds: 10)
+        repeat {
+            try app.writeLine("count 3")
+            _ = try app.readLine(timeout: 10)
+        } while (try? s.state().button("chat").count) != 3 && !deadline.hasPassed
+        let tools = ChildEnvironment.inherited(adding: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        for n in 1...2 {
+            let notify = try ChildProcess(executable: "notify-send", arguments: ["-u", "critical", "message \(n)"], environment: tools)
+            #expect(notify.waitForExit(timeout: 10) == .exited(0), "\(notify.stderrText)")
+            let state = try SourceBindingTests.waitFor(s, "\(name) shows \(n)") { try $0.button("bell").count == n }
+            #expect(try state.button("bell").json["confidence"]?.string == "current" && state.button("chat").count == 3)
+        }
+        let busctl = try ChildProcess(executable: "busctl", arguments: ["--address=" + bus.address, "call", "org.freedesktop.DBus",
+                                                                         "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames"],
+                                      environment: tools, stdout: .null)
+        #expect(busctl.waitForExit(timeout: 10) == .exited(0))
+        try s.sync()
+        let state = try s.state()
+        let bell = try state.button("bell")
+        #expect(bell.count == 2 && bell.json["confidence"]?.string == "current", "\(bell.json)")
+        #expect(try state.button("chat").count == 3)
+    }
+}
