@@ -12,8 +12,8 @@ final class Dovecot {
     static let fixture = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(2).joined(separator: "/")
         + "/EndToEndTests/Fixtures/imap-server.py"
     let folder: TemporaryFolder
-    let imapsPort: Int
-    let imapPort: Int
+    private(set) var imapsPort = 0
+    private(set) var imapPort = 0
     let password: String
     var caFile: String { folder("cert.pem") }
     private var server: ChildRun?
@@ -21,15 +21,43 @@ final class Dovecot {
     init() throws {
         folder = try TemporaryFolder()
         try Self.script("setup", folder.path)
-        let ports = Self.read(folder("ports")).split(separator: " ").compactMap { Int($0) }
-        guard ports.count == 2 else { throw TestFailure("imap-server.py setup wrote no ports") }
-        imapsPort = ports[0]
-        imapPort = ports[1]
         password = Self.read(folder("password"))
-        try start()
+        // A port picked free can be taken by another server (another Dovecot on a busy machine)
+        // before this one binds it: `wait` finds out (the certificate is not this fixture's), and
+        // two new ports are tried, twice at most.
+        for attempt in 1...3 {
+            let ports = Self.read(folder("ports")).split(separator: " ").compactMap { Int($0) }
+            guard ports.count == 2 else { throw TestFailure("imap-server.py wrote no ports") }
+            (imapsPort, imapPort) = (ports[0], ports[1])
+            do {
+                try start()
+                return
+            } catch where attempt < 3 {
+                stop()
+                try Self.script("ports", folder.path)
+            }
+        }
     }
 
     deinit { stop() }
+
+    /// A second server set up on `other`'s ports, as another Dovecot on a busy machine may take
+    /// the ports this one picked: its `wait` fails (the first server answers, with a certificate
+    /// that is not this one's), saying so in `error`.
+    init(onThePortsOf other: Dovecot, error: inout String) throws {
+        folder = try TemporaryFolder()
+        try Self.script("setup", folder.path)
+        password = Self.read(folder("password"))
+        try Self.script("ports", folder.path, String(other.imapsPort), String(other.imapPort))
+        (imapsPort, imapPort) = (other.imapsPort, other.imapPort)
+        error = ""
+        do {
+            try start()
+        } catch let failure {
+            error = String(describing: failure)
+            stop()
+        }
+    }
 
     private func read(_ name: String) -> String { Self.read(folder(name)) }
 

@@ -22,6 +22,18 @@ struct IMAPSourceTests {
         #expect(!text.contains(server.password), "the password leaked: \(text)", sourceLocation: sourceLocation)
     }
 
+    @Test("The fixture finds another Dovecot on the ports it picked and says so (a busy machine's cause of failed deliveries); a new server picks other ports")
+    func fixtureOnTakenPorts() throws {
+        let first = try Dovecot()
+        var error = ""
+        _ = try Dovecot(onThePortsOf: first, error: &error)
+        #expect(error.contains("another server answers on this fixture's port") && error.contains("127.0.0.1:\(first.imapsPort)"), "\(error)")
+        try first.deliver(from: "a@example.org", subject: "still the first one's")
+        let second = try Dovecot()
+        #expect(second.imapsPort != first.imapsPort)
+        try second.deliver(from: "b@example.org", subject: "the second one's")
+    }
+
     @Test("Counts the unseen, lists them decoded, follows APPEND and STORE within 1 s through IDLE")
     func countsAndFollows() throws {
         let server = try Dovecot()

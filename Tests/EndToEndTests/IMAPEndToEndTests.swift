@@ -15,7 +15,7 @@ struct IMAPEndToEndTests {
         static let fixture = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
             + "/Fixtures/imap-server.py"
         let folder: String
-        let port: Int
+        private(set) var port = 0
         let password: String
         private var process: ChildProcess?
 
@@ -24,9 +24,19 @@ struct IMAPEndToEndTests {
             removeTree(folder)
             #expect(mkdir(folder, 0o755) == 0)
             try Self.run("setup", folder)
-            port = Int(Self.read(folder + "/ports").split(separator: " ").first ?? "") ?? 0
             password = Self.read(folder + "/password")
-            try start()
+            // A port picked free can be taken by another server (another Dovecot on a busy
+            // machine) before this one binds it: `wait` finds out, and new ports are tried.
+            for attempt in 1...3 {
+                port = Int(Self.read(folder + "/ports").split(separator: " ").first ?? "") ?? 0
+                do {
+                    try start()
+                    return
+                } catch where attempt < 3 {
+                    stop()
+                    try Self.run("ports", folder)
+                }
+            }
         }
 
         deinit {

@@ -8,7 +8,10 @@
     imap-server.py deliver FOLDER FROM SUBJECT [seen] [BOX]
     imap-server.py store FOLDER FLAGS [UIDS] [BOX]    e.g. '\\Seen' or '\\Deleted' (UIDS: 1:*, BOX: INBOX)
     imap-server.py expunge FOLDER
-    imap-server.py wait FOLDER         until both ports accept (at most 10 s)
+    imap-server.py wait FOLDER         until both ports accept (at most 10 s) and the server
+                                       on them is this one (its certificate, its password)
+    imap-server.py ports FOLDER [IMAPS IMAP]   two new free ports (when another server took
+                                       one), or these two
 
 Run as root (CI), the login and mail processes take Dovecot's own users (dovenull, dovecot).
 """
@@ -18,12 +21,6 @@ def setup(d):
     for sub in ("run", "state", "home"):
         os.makedirs(os.path.join(d, sub), exist_ok=True)
     os.chmod(d, 0o755)
-    socks = [socket.socket() for _ in range(2)]
-    for s in socks:
-        s.bind(("127.0.0.1", 0))
-    imaps, imap = (s.getsockname()[1] for s in socks)
-    for s in socks:
-        s.close()
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
                     "-addext", "subjectAltName=DNS:localhost", "-days", "2",
                     "-keyout", os.path.join(d, "key.pem"), "-out", os.path.join(d, "cert.pem")],
@@ -38,6 +35,21 @@ def setup(d):
         f.write("alice:{PLAIN}%s::::::\n" % password)
     with open(os.path.join(d, "password"), "w") as f:
         f.write(password)
+    pick_ports(d)
+
+def pick_ports(d, chosen=None):
+    """Two free loopback ports (or the `chosen` two, for the fixture's own test), written to
+    FOLDER/ports and into dovecot.conf. Picked last, right before the server starts: a port freed
+    here can be taken by anyone until Dovecot binds it."""
+    socks = [socket.socket() for _ in range(2)]
+    for s in socks:
+        s.bind(("127.0.0.1", 0))
+    imaps, imap = chosen or (s.getsockname()[1] for s in socks)
+    for s in socks:
+        s.close()
+    root = os.getuid() == 0
+    user = "dovecot" if root else pwd.getpwuid(os.getuid()).pw_name
+    group = "dovecot" if root else grp.getgrgid(os.getgid()).gr_name
     with open(os.path.join(d, "ports"), "w") as f:
         f.write("%d %d" % (imaps, imap))
     with open(os.path.join(d, "dovecot.conf"), "w") as f:
@@ -83,10 +95,31 @@ service stats {{
 imap_idle_notify_interval = 2 mins
 """)
 
+def log_tail(d, lines=5):
+    try:
+        return " | ".join(open(os.path.join(d, "dovecot.log"), errors="replace").read().splitlines()[-lines:])
+    except OSError as error:
+        return "no dovecot.log (%s)" % error.strerror
+
+def fail(d, what, error):
+    """Exits with one line that says what failed, on which port, and what this server logged last:
+    under load the usual cause is another server on a port this one never got."""
+    imaps = open(os.path.join(d, "ports")).read().split()[0]
+    sys.exit("%s: %s (the fixture's Dovecot on 127.0.0.1:%s; its log ends: %s)" % (what, error, imaps, log_tail(d)))
+
 def client(d):
     imaps = int(open(os.path.join(d, "ports")).read().split()[0])
-    c = imaplib.IMAP4_SSL("localhost", imaps, ssl_context=ssl.create_default_context(cafile=os.path.join(d, "cert.pem")))
-    c.login("alice", open(os.path.join(d, "password")).read())
+    context = ssl.create_default_context(cafile=os.path.join(d, "cert.pem"))
+    try:
+        c = imaplib.IMAP4_SSL("localhost", imaps, ssl_context=context, timeout=20)
+    except ssl.SSLCertVerificationError as error:
+        fail(d, "another server answers on this fixture's port (its certificate is not this fixture's)", error)
+    except (OSError, imaplib.IMAP4.error) as error:
+        fail(d, "cannot connect", error)
+    try:
+        c.login("alice", open(os.path.join(d, "password")).read())
+    except (OSError, imaplib.IMAP4.error) as error:
+        fail(d, "LOGIN refused", error)
     return c
 
 def main():
@@ -102,28 +135,39 @@ def main():
                     break
                 except OSError:
                     if time.monotonic() > end:
-                        sys.exit("port %d never accepted" % port)
+                        sys.exit("port %d never accepted (the fixture's log ends: %s)" % (port, log_tail(d)))
                     time.sleep(0.05)
+        # Accepting is not enough: the server on the port must be this one (another Dovecot may
+        # have taken a port picked here before this one bound it; its certificate is not ours).
+        client(d).logout()
+    elif command == "ports":
+        pick_ports(d, tuple(map(int, sys.argv[3:5])) if len(sys.argv) > 4 else None)
     elif command in ("deliver", "store", "expunge"):
         c = client(d)
-        if command == "deliver":
-            sender, subject = sys.argv[3], sys.argv[4]
-            seen = len(sys.argv) > 5 and sys.argv[5] == "seen"
-            box = sys.argv[6] if len(sys.argv) > 6 else "INBOX"
-            c.create(box)
-            raw = ("From: %s\r\nSubject: %s\r\nDate: Thu, 03 Dec 2026 06:00:00 +0000\r\nMessage-ID: <%d@example.org>\r\n\r\nbody\r\n"
-                   % (sender, subject, random.randrange(1 << 30))).encode()
-            typ, data = c.append(box, r"(\Seen)" if seen else None, None, raw)
-        else:
-            c.select(sys.argv[5] if command == "store" and len(sys.argv) > 5 else "INBOX")
-            if command == "store":
-                typ, data = c.uid("STORE", sys.argv[4] if len(sys.argv) > 4 else "1:*", "+FLAGS.SILENT", "(%s)" % sys.argv[3])
-            else:
-                typ, data = c.expunge()
-        if typ != "OK":
-            sys.exit("%s: %s %s" % (command.upper(), typ, data))
-        c.logout()
+        try:
+            run(command, c)
+        except (OSError, imaplib.IMAP4.error) as error:
+            fail(d, command.upper() + " failed", error)
     else:
         sys.exit("unknown command " + command)
+
+def run(command, c):
+    if command == "deliver":
+        sender, subject = sys.argv[3], sys.argv[4]
+        seen = len(sys.argv) > 5 and sys.argv[5] == "seen"
+        box = sys.argv[6] if len(sys.argv) > 6 else "INBOX"
+        c.create(box)
+        raw = ("From: %s\r\nSubject: %s\r\nDate: Thu, 03 Dec 2026 06:00:00 +0000\r\nMessage-ID: <%d@example.org>\r\n\r\nbody\r\n"
+               % (sender, subject, random.randrange(1 << 30))).encode()
+        typ, data = c.append(box, r"(\Seen)" if seen else None, None, raw)
+    else:
+        c.select(sys.argv[5] if command == "store" and len(sys.argv) > 5 else "INBOX")
+        if command == "store":
+            typ, data = c.uid("STORE", sys.argv[4] if len(sys.argv) > 4 else "1:*", "+FLAGS.SILENT", "(%s)" % sys.argv[3])
+        else:
+            typ, data = c.expunge()
+    if typ != "OK":
+        raise imaplib.IMAP4.error("%s answered %s %s" % (command.upper(), typ, data))
+    c.logout()
 
 main()
