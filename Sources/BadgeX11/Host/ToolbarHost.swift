@@ -84,8 +84,13 @@ public final class ToolbarHost {
         case warning(String)
     }
 
-    /// The toolbar shown (``replace(toolbar:)`` swaps it).
-    public private(set) var toolbar: Toolbar
+    /// The model the host is a view of: the one owner of the buttons and their badges. The host
+    /// draws what it says and sends the user's intents to it (``ToolbarModel/change(_:cause:_:)``).
+    public let model: ToolbarModel
+    /// The toolbar shown: the model's (``ToolbarModel/replace(toolbar:)`` swaps it).
+    public var toolbar: Toolbar { model.toolbar }
+    /// The host's registration with ``model``.
+    private var modelObservation: ToolbarModel.Observation?
     /// The renderer that paints it (its theme can be changed; call ``invalidate()`` afterwards).
     public let renderer: ToolbarRenderer
     /// The connection the window lives on.
@@ -152,16 +157,26 @@ public final class ToolbarHost {
     public static let frameRate = 60.0
 
     /// Opens the toolbar's window on `connection` and lays `toolbar` out at `scale` (nil: the
-    /// desktop's, from `Xft.dpi`, else 1), in the direction it was last laid out in. The window is
-    /// mapped; nothing is drawn until the first ``refresh()``.
+    /// desktop's, from `Xft.dpi`, else 1), in the direction it was last laid out in, with a model
+    /// of its own (``model``). The window is mapped; nothing is drawn until the first ``refresh()``.
     ///
     /// Throws ``X11Error/noSuchWindow(_:)`` when the parent of a child placement does not exist,
     /// ``X11Error/connectionLost(display:reason:)`` for a broken connection, and
     /// ``X11Error/requestRefused(request:error:)`` when the server refuses the window.
-    public init(toolbar: Toolbar, renderer: ToolbarRenderer, connection: XConnection, placement: Placement,
+    public convenience init(toolbar: Toolbar, renderer: ToolbarRenderer, connection: XConnection, placement: Placement,
+                            scale: Double? = nil, clock: any BadgeClock = SystemClock()) throws(X11Error) {
+        try self.init(model: ToolbarModel(toolbar: toolbar), renderer: renderer, connection: connection, placement: placement,
+                      scale: scale, clock: clock)
+    }
+
+    /// Opens a window that shows `model` (a model your other parts share: sources, a bus service,
+    /// a command line change it, and the window follows), laid out at `scale` (nil: the desktop's,
+    /// from `Xft.dpi`, else 1). Throws as ``init(toolbar:renderer:connection:placement:scale:clock:)``.
+    public init(model: ToolbarModel, renderer: ToolbarRenderer, connection: XConnection, placement: Placement,
                 scale: Double? = nil, clock: any BadgeClock = SystemClock()) throws(X11Error) {
         if let failure = connection.failure { throw failure }
-        self.toolbar = toolbar
+        let toolbar = model.toolbar
+        self.model = model
         self.renderer = renderer
         self.connection = connection
         self.placement = placement
@@ -203,6 +218,22 @@ public final class ToolbarHost {
         if properties != nil { toolbar.focusFirstButton() } else { toolbar.resignFocus() }
         connection.router.register(self)
         session.register(self)
+        modelObservation = model.observe { [weak self] change in self?.follow(change) }
+    }
+
+    deinit { modelObservation?.cancel() }
+
+    /// What the view does when the model changes: a count that rises while the top-level window is
+    /// unfocused makes it ask for attention, and the change is reported
+    /// (``Event/badgeChanged(_:cause:)``); new buttons are laid out and the window resized.
+    private func follow(_ change: ToolbarModel.Change) {
+        switch change {
+        case .badge(let button, let cause, let countRose):
+            if countRose, !windowHasFocus, properties != nil { setUrgent(true) }
+            onEvent?(.badgeChanged(button, cause: cause))
+        case .replaced(let previous):
+            show(model.toolbar, replacing: previous)
+        }
     }
 
     /// What the first frame does not need: the keymap, the tooltip window (and, through the first
@@ -295,14 +326,12 @@ public final class ToolbarHost {
         set { for button in toolbar.buttons { button.badge.reducesMotion = newValue } }
     }
 
-    /// Changes a badge the way input does: `body` edits it, then the change is reported
+    /// Changes a badge the way input does, through the model's funnel
+    /// (``ToolbarModel/change(_:cause:_:)``): the change is reported
     /// (``Event/badgeChanged(_:cause:)``), a screen reader hears the new description, and a count
     /// that rises while the top-level window is unfocused makes it ask for attention.
     public func change(_ button: ToolbarButton, cause: ChangeCause, _ body: (BadgeController) -> Void) {
-        let before = button.badge.count
-        body(button.badge)
-        if button.badge.count > before, !windowHasFocus, properties != nil { setUrgent(true) }
-        onEvent?(.badgeChanged(button, cause: cause))
+        model.change(button, cause: cause, body)
     }
 
     /// What the desktop's settings say now (XSETTINGS and the X resources).
@@ -324,10 +353,13 @@ public final class ToolbarHost {
     /// button while the toolbar has the focus (``hasFocus``; none otherwise), everything
     /// repainted. Badges keep whatever content the caller gave them.
     public func replace(toolbar newToolbar: Toolbar) {
-        guard newToolbar !== toolbar else { return }
+        model.replace(toolbar: newToolbar)
+    }
+
+    /// Lays out `newToolbar`, which the model shows instead of `previous`.
+    private func show(_ newToolbar: Toolbar, replacing previous: Toolbar) {
         tooltips?.hide(suppress: false, owner: tooltipOwner)
-        let scale = toolbar.scale
-        toolbar = newToolbar
+        let scale = previous.scale
         newToolbar.layout(size: newToolbar.preferredSize, scale: scale, direction: newToolbar.direction)
         if hasFocus || properties != nil { newToolbar.focusFirstButton() } else { newToolbar.resignFocus() }
         let size = newToolbar.preferredSize.pixels(scale: scale)
