@@ -34,7 +34,8 @@ public final class Toolbar {
         buttons.first { $0.id == id }
     }
 
-    /// Lays the buttons out in a window of `size` logical units and tells each badge where its host is.
+    /// Lays the buttons out in a window of `size` logical units and tells each badge where its host is
+    /// and which lane it may paint in (`badgeLane(of:)`: its button and half the spacing either side).
     ///
     /// Buttons keep their size and sit at the top and leading edges, as toolbars do: a taller or
     /// wider window leaves the extra room below and after them (a shorter one centres them
@@ -63,9 +64,20 @@ public final class Toolbar {
             let iconX = ((button.frame.minX + inset) * self.scale).rounded() / self.scale
             let iconY = ((button.frame.minY + inset) * self.scale).rounded() / self.scale
             button.iconFrame = Rect(x: iconX, y: iconY, width: iconPixels / self.scale, height: iconPixels / self.scale)
-            button.badge.layout(host: button.iconFrame, bounds: bounds, direction: direction, scale: self.scale)
+            button.badge.layout(host: button.iconFrame, bounds: bounds, direction: direction, scale: self.scale,
+                                lane: badgeLane(of: button))
         }
         addDamage(bounds)
+    }
+
+    /// The horizontal extent `button`'s badge may paint (ring included): the button plus half the
+    /// spacing on either side, ``ToolbarMetrics/badgeLaneWidth`` wide. Neighbouring lanes meet in the
+    /// middle of the spacing, so a badge, however long its text, never covers another button's badge;
+    /// its text is cut with "…" instead (see ``BadgeController/layout(host:bounds:direction:scale:lane:)``).
+    func badgeLane(of button: ToolbarButton) -> Rect {
+        let half = metrics.spacing.isFinite ? Swift.max(metrics.spacing, 0) / 2 : 0
+        return Rect(x: button.frame.minX - half, y: button.frame.minY,
+                    width: button.frame.width + 2 * half, height: button.frame.height)
     }
 
     /// `rect` with its edges moved to the nearest device pixel.
