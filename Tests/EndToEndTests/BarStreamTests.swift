@@ -85,6 +85,15 @@ struct BarStreamTests {
         let s = try DemoSession("bar-stale", arguments: ["--no-state", "--config", f.path + "/config.json"],
                                 environment: ["XDG_RUNTIME_DIR": runtime])
         _ = try SourceBindingTests.waitFor(s, "the command's 2") { try $0.button("mail").count == 2 }
+        // The first reading rose while the window was unfocused (urgent); focused, the lines are plain.
+        try s.focusWindow()
+        let focused = Deadline(seconds: 10)
+        var urgent = true
+        repeat {
+            try s.command("state")
+            urgent = try s.app.readEvent(named: "state", timeout: 10)["urgent"]?.bool ?? true
+        } while urgent && !focused.hasPassed
+        #expect(!urgent, "the focused window still asks for attention")
         let polybar = try Self.watch("polybar", runtime: runtime)
         let waybar = try Self.watch("waybar", runtime: runtime)
         let i3bar = try Self.watch("i3bar", runtime: runtime)
