@@ -1,9 +1,9 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 
-/// One badge never hides the others: a toolbar gives each badge its button's lane (the button plus
-/// half the spacing either side, 50 logical px by default), the text is cut with "…" to fit it, and
-/// the full text stays in the value, the label and the description.
+/// One badge never hides the others: a toolbar gives each badge a lane up to halfway to its
+/// neighbours' badges (50 logical px by default), the text is cut with "…" to fit it, and the full
+/// text stays in the value, the label and the description.
 @Suite struct BadgeLaneTests {
     let clock = ManualClock(now: 10)
     /// 7 px per grapheme, 13 high (as the other core tests).
@@ -32,9 +32,14 @@ import Testing
         return result
     }
 
-    @Test("ToolbarMetrics: a badge's lane is one button plus one spacing")
-    func laneWidth() {
+    @Test("ToolbarMetrics: a badge's lane is one button plus one spacing; the toolbar's lanes meet halfway between anchors")
+    func laneWidth() throws {
         #expect(ToolbarMetrics().badgeLaneWidth == 50)
+        let toolbar = makeToolbar()
+        // Anchors at 42, 92, 142, 192 in a 210-wide window.
+        let lanes = toolbar.badgeLanes().map { [$0.minX, $0.maxX] }
+        // The outer ends: the window's edges, plus the 1.5-px ring the window clips there.
+        #expect(lanes == [[-1.5, 67], [67, 117], [117, 167], [167, 211.5]], "\(lanes)")
     }
 
     @Test("15 and 60 W's on the last and on a middle button, LTR and RTL, at 1x and 2x: every badge in its lane, none over another",
@@ -47,19 +52,32 @@ import Testing
         button.badge.setText(text)
         let areas = painted(toolbar)
         #expect(areas.count == 4, "every badge is on show: \(areas.keys.sorted())")
-        let lane = Rect(x: button.frame.minX - 3, y: 0, width: 50, height: 1000)
+        // The lane: 25 either side of the anchor (the icon's trailing corner), inside the window.
+        let anchor = layout.direction == .leftToRight ? button.iconFrame.maxX : button.iconFrame.minX
+        let laneMin = max(anchor - 25, -1.5), laneMax = min(anchor + 25, toolbar.bounds.maxX + 1.5)
         let area = try #require(areas[target.id])
-        #expect(area.minX >= lane.minX - 1e-9 && area.maxX <= lane.maxX + 1e-9, "\(area) in lane \(lane)")
+        #expect(area.minX >= laneMin - 1e-9 && area.maxX <= laneMax + 1e-9, "\(area) in lane \(laneMin)...\(laneMax)")
+        // The body's room: the lane less the 1.5-px ring either side, snapped inward to device pixels
+        // (46 for a middle button at 1x; 42 for the last, whose lane ends at the window's edge).
+        let s = layout.scale
+        let room = ((laneMax - 1.5) * s).rounded(.down) / s - ((laneMin + 1.5) * s).rounded(.up) / s
         let frame = try #require(button.badge.presentation(at: clock.now + 3600).frame)
-        #expect(frame.width <= 47 + 1e-9 && frame.width >= 40, "the body is \(frame.width) wide")
+        #expect(frame.width <= room + 1e-9 && frame.width >= room - 7, "the body is \(frame.width) wide, room \(room)")
         #expect(frame.minX >= 0 && frame.maxX <= toolbar.bounds.maxX, "inside the window: \(frame)")
+        #expect(area.minX >= -1.5 && area.maxX <= toolbar.bounds.maxX + 1.5, "the ring at most clipped: \(area)")
         #expect(isOnGrid(frame.minX, scale: layout.scale) && isOnGrid(frame.width, scale: layout.scale))
         for (id, other) in areas where id != target.id {
             #expect(area.intersection(other) == nil, "\(target.id)'s badge \(area) covers \(id)'s \(other)")
+            let icon = try #require(toolbar.button(id: id)).iconFrame
+            #expect(area.intersection(icon) == nil, "\(target.id)'s badge \(area) covers \(id)'s icon \(icon)")
         }
-        // Cut with "…": "WWWW…" (5 × 7 = 35 px, within 47 - 2 × 5 of padding), the full text kept.
-        #expect(button.badge.displayedLabel == .text("WWWW…"))
-        #expect(button.badge.presentation(at: clock.now + 3600).label == .text("WWWW…"))
+        // Cut with "…" to the most graphemes (7 px each) that fit the room less 2 × 5 of padding:
+        // "WWWW…" on a middle button, "WWW…" on the last; the full text kept.
+        let clusters = Int(((room - 10) / 7).rounded(.down))
+        let expected = String(repeating: "W", count: clusters - 1) + "…"
+        #expect(clusters >= 4 && (target.id == "mail") == (clusters == 5), "\(clusters) graphemes")
+        #expect(button.badge.displayedLabel == .text(expected))
+        #expect(button.badge.presentation(at: clock.now + 3600).label == .text(expected))
         #expect(button.badge.label == .text(text))
         #expect(button.badge.value == .text(text))
         #expect(button.badge.accessibilityDescription.contains(text), "\(button.badge.accessibilityDescription)")

@@ -3,8 +3,8 @@ import Glibc
 import Testing
 import XvfbHarness
 
-/// One badge never hides the others (in the window): a long text badge stays in its button's lane
-/// (the button and half the spacing either side), cut with "…", while `state` and the screen
+/// One badge never hides the others (in the window): a long text badge stays in its lane (25 px
+/// either side of its anchor: halfway to the neighbours' badges), cut with "…", while `state` and the screen
 /// reader's description keep the full text; the neighbours' badges stay visible and their changes
 /// show.
 @Suite("E2E: a long text badge stays in its lane", .endToEnd(minutes: 2))
@@ -23,10 +23,13 @@ struct BadgeLaneEndToEndTests {
         let scale = Double(s.size.height) / 60
         let button = try state.button(target.id)
         let badge = try #require(button.badge, "the long text is on show")
-        // The body (the ring, 1.5 px, around it) stays within the button and half the 6-px spacing.
-        let slack = Int((3 * scale).rounded(.up))
-        #expect(badge.x >= button.button.x - slack && badge.maxX <= button.button.maxX + slack,
-                "the badge \(badge) leaves its lane around \(button.button)")
+        // The body (the ring, 1.5 px, around it) stays within 25 px of its anchor, the icon's
+        // trailing corner (10 px inside the button), and inside the window.
+        let rtl = flags.contains("--rtl")
+        let anchor = Double(rtl ? button.button.x : button.button.maxX) + (rtl ? 10 : -10) * scale
+        let laneMin = max(Int(((anchor - 23.5 * scale)).rounded(.down)), 0)
+        let laneMax = min(Int((anchor + 23.5 * scale).rounded(.up)), s.size.width)
+        #expect(badge.x >= laneMin && badge.maxX <= laneMax, "the badge \(badge) leaves its lane \(laneMin)..<\(laneMax)")
         #expect(badge.width <= Int((47 * scale).rounded(.up)), "the badge is \(badge.width) px wide")
         #expect(badge.x >= 0 && badge.maxX <= s.size.width, "the badge \(badge) is outside the window")
         // The full text where people read it; the window draws it cut.
@@ -40,6 +43,8 @@ struct BadgeLaneEndToEndTests {
         for other in state.buttons where other.id != target.id {
             guard let rect = other.badge else { continue }
             #expect(rect.intersection(badge).isEmpty, "\(target.id)'s badge \(badge) covers \(other.id)'s \(rect)")
+            let icon = other.button.insetBy(dx: Int(10 * scale), dy: Int(10 * scale))
+            #expect(icon.intersection(badge).isEmpty, "\(target.id)'s badge \(badge) covers \(other.id)'s icon \(icon)")
             let interior = badgeInterior(rect)
             let red = image.count(in: interior, where: isBadgeRed)
             expectPixels(red * 100 >= interior.area * 30, "\(other.id)'s badge is only \(red)/\(interior.area) red",
