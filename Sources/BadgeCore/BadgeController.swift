@@ -41,6 +41,7 @@ public final class BadgeController {
     private var bounds = Rect(x: -.infinity, y: -.infinity, width: .infinity, height: .infinity)
     private var direction = LayoutDirection.leftToRight
     private var scale = 1.0
+    private var lane: Rect?
 
     private var needsDisplay = true
     /// The clock time of the last `takeDamage` that found the badge at rest, nil while it animates.
@@ -140,6 +141,7 @@ public final class BadgeController {
         didSet {
             sanitizedStyle = style.sanitized()
             restFrameCache = nil
+            refitDisplay()
             needsDisplay = true
         }
     }
@@ -207,8 +209,12 @@ public final class BadgeController {
     /// follows it, not a flag set in many places).
     public private(set) var revision = 0
 
-    /// The label for the current value: `format.label(for: value)`.
+    /// The label for the current value: `format.label(for: value)`, text in full (not cut to the lane).
     public var label: BadgeLabel { format.label(for: content) }
+
+    /// The label as drawn at rest: ``label`` (or ``unknownMark``) with text cut with "…" to fit the
+    /// lane given to `layout(host:bounds:direction:scale:lane:)`.
+    public var displayedLabel: BadgeLabel { targetModel.label }
 
     /// The current count (0 for non-count content).
     public var count: Int {
@@ -260,8 +266,15 @@ public final class BadgeController {
 
     /// Where the host is (logical, window coordinates), the window bounds, direction and device scale; call on every relayout.
     /// Relayouts never animate (a running morph moves with the host) but produce damage.
-    public func layout(host: Rect, bounds: Rect, direction: LayoutDirection, scale: Double) {
+    ///
+    /// `lane` is the horizontal extent the badge may paint, its border ring included (nil: no limit
+    /// but `bounds`): a ``Toolbar`` gives each button its share of the row, so that one badge never
+    /// covers another button's badge. Text too wide for the lane is cut with "…"
+    /// (``BadgeFormat/ellipsis``, at grapheme boundaries) in what is drawn (``displayedLabel``);
+    /// ``label``, ``value`` and ``accessibilityDescription`` keep the full text. Counts are not cut.
+    public func layout(host: Rect, bounds: Rect, direction: LayoutDirection, scale: Double, lane: Rect? = nil) {
         guard host != self.host || bounds != self.bounds || direction != self.direction || scale != self.scale
+              || lane != self.lane
         else { return }
         resolvePendingChange()
         restFrameCache = nil
@@ -269,7 +282,35 @@ public final class BadgeController {
         self.bounds = bounds
         self.direction = direction
         self.scale = scale
+        self.lane = lane
+        refitDisplay()
         needsDisplay = true
+    }
+
+    /// The widest body the lane allows (the lane less the border ring on both sides, in whole device
+    /// pixels), nil without a lane.
+    private var maximumBodyWidth: Double? { bodyLane?.width }
+
+    /// The body's lane: `lane` inset by the border ring, so that the ring stays inside it too, with its
+    /// edges snapped inward to device pixels (as the layout keeps the body); nil without a usable lane.
+    private var bodyLane: Rect? {
+        guard let lane, lane.minX.isFinite, lane.maxX.isFinite, lane.width > 0 else { return nil }
+        let ring = sanitizedStyle.borderWidth
+        let scale = DeviceGrid.sanitizedScale(self.scale)
+        let left = DeviceGrid.ceil((lane.minX + ring) * scale) / scale
+        let right = Swift.max(DeviceGrid.floor((lane.maxX - ring) * scale) / scale, left)
+        return Rect(x: left, y: lane.minY, width: right - left, height: lane.height)
+    }
+
+    /// After the lane, style or text sizes changed: the text on screen is cut again to fit, at once
+    /// (a relayout never animates). A badge shrinking away keeps its old label.
+    private func refitDisplay() {
+        let target = targetModel
+        guard !state.isDisappearing, state.display.label != .hidden, state.display.count == nil, target.count == nil,
+              state.display.label != target.label else { return }
+        state.display = target
+        state.columns = AnimationState.rest(target).columns
+        state.morph = nil
     }
 
     // MARK: Presentation
@@ -396,6 +437,7 @@ public final class BadgeController {
         resolvePendingChange()
         textSizes.removeAll()
         restFrameCache = nil
+        refitDisplay()
         needsDisplay = true
     }
 
@@ -404,7 +446,12 @@ public final class BadgeController {
     private var now: Double { BadgeController.sanitized(clock.now) }
 
     private var targetModel: LabelModel {
-        LabelModel(content: showsUnknownMark ? .text(Self.unknownMark) : content, format: format)
+        let model = LabelModel(content: showsUnknownMark ? .text(Self.unknownMark) : content, format: format)
+        guard let width = maximumBodyWidth else { return model }
+        let style = sanitizedStyle
+        return model.fitting(maximumTextWidth: width - 2 * style.horizontalPadding) {
+            self.textSize(of: $0, font: style.font).width
+        }
     }
 
     private static func sanitized(_ time: Double) -> Double {
@@ -444,7 +491,7 @@ public final class BadgeController {
         let style = sanitizedStyle
         let size = label.text.map { textSize(of: $0, font: style.font) } ?? .zero
         let frame = BadgeLayout.frame(for: label, textSize: size, host: host, sanitizedStyle: style,
-                                      direction: direction, scale: scale, bounds: bounds)
+                                      direction: direction, scale: scale, bounds: bounds, lane: bodyLane)
         if caching { restFrameCache = (label, frame, textSizes.generation) }
         return frame
     }

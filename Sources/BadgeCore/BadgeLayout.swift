@@ -11,21 +11,35 @@ public enum BadgeLayout {
     /// Sizes are rounded UP to whole device pixels (so the text always fits), the centre is rounded to the
     /// nearest device pixel, so `origin * scale` and `size * scale` are whole numbers. A badge larger than
     /// `bounds` is aligned to the bounds' minimum edge.
+    ///
+    /// `lane`, when given, is the horizontal extent the badge's body may cover (its host's share of a
+    /// row, see ``Toolbar``): the width is capped at the lane's width (its edges snapped inward to
+    /// whole device pixels; never narrower than a circle) and the badge is moved (never clipped) inside the lane, then inside
+    /// `bounds`, which win. Only the lane's x extent is used; text that is too wide should be cut first
+    /// (``BadgeTextTruncation``), as ``BadgeController`` does, so that it is not clipped.
     public static func frame(for label: BadgeLabel, textSize: Size, host: Rect, style: BadgeStyle,
-                             direction: LayoutDirection, scale: Double, bounds: Rect) -> Rect? {
+                             direction: LayoutDirection, scale: Double, bounds: Rect, lane: Rect? = nil) -> Rect? {
         frame(for: label, textSize: textSize, host: host, sanitizedStyle: style.sanitized(), direction: direction,
-              scale: scale, bounds: bounds)
+              scale: scale, bounds: bounds, lane: lane)
     }
 
     /// `frame(for:textSize:host:style:direction:scale:bounds:)` for a style that is already sanitised
     /// (sanitising is idempotent, so this only skips repeating it).
     static func frame(for label: BadgeLabel, textSize: Size, host: Rect, sanitizedStyle style: BadgeStyle,
-                      direction: LayoutDirection, scale: Double, bounds: Rect) -> Rect? {
+                      direction: LayoutDirection, scale: Double, bounds: Rect, lane: Rect? = nil) -> Rect? {
         let scale = DeviceGrid.sanitizedScale(scale)
-        guard let size = deviceSize(for: label, textSize: textSize, style: style, scale: scale) else { return nil }
+        guard var size = deviceSize(for: label, textSize: textSize, style: style, scale: scale) else { return nil }
+        let lane = lane.flatMap(usableLane)
+        if let lane {
+            let widest = Swift.max(DeviceGrid.floor(lane.maxX * scale) - DeviceGrid.ceil(lane.minX * scale), size.height)
+            size.width = Swift.min(size.width, widest)
+        }
         let center = anchorPoint(host: host, style: style, direction: direction)
         var left = DeviceGrid.round(center.x * scale - size.width / 2)
         var top = DeviceGrid.round(center.y * scale - size.height / 2)
+        if let lane {
+            left = keep(left, length: size.width, min: lane.minX * scale, max: lane.maxX * scale)
+        }
         if let bounds = usableBounds(bounds) {
             left = keep(left, length: size.width, min: bounds.minX * scale, max: bounds.maxX * scale)
             top = keep(top, length: size.height, min: bounds.minY * scale, max: bounds.maxY * scale)
@@ -83,6 +97,12 @@ public enum BadgeLayout {
               !bounds.isEmpty else { return nil }
         guard bounds.maxX.isFinite, bounds.maxY.isFinite else { return nil }
         return bounds
+    }
+
+    /// A lane with finite x edges and a positive width, else nil (no lane).
+    private static func usableLane(_ lane: Rect) -> Rect? {
+        guard lane.minX.isFinite, lane.width.isFinite, lane.maxX.isFinite, lane.width > 0 else { return nil }
+        return lane
     }
 
     private static func sanitizedHost(_ host: Rect) -> Rect {

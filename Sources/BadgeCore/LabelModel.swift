@@ -25,6 +25,21 @@ struct LabelModel: Hashable {
         }
     }
 
+    /// This model with text (not a count) cut with "…" so that it measures at most `maximumTextWidth`
+    /// (``BadgeTextTruncation``); counts, dots and text that fits are returned as they are. Text of
+    /// which not even "…" fits is cut to "…" alone, so that something stays on show.
+    func fitting(maximumTextWidth: Double, measure: (String) -> Double) -> LabelModel {
+        guard count == nil, case .text(let text) = label else { return self }
+        var cut = BadgeTextTruncation.truncate(text, maximumWidth: maximumTextWidth, ellipsis: BadgeFormat.ellipsis,
+                                               measure: measure)
+        if cut == text { return self }
+        if cut.isEmpty { cut = BadgeFormat.ellipsis }
+        var model = self
+        model.label = .text(cut)
+        model.columns = [(.whole, cut)]
+        return model
+    }
+
     /// The text of the column `key`, "" when this label has no such column.
     func text(of key: ColumnKey) -> String {
         columns.first { $0.key == key }?.text ?? ""

@@ -34,7 +34,8 @@ public final class Toolbar {
         buttons.first { $0.id == id }
     }
 
-    /// Lays the buttons out in a window of `size` logical units and tells each badge where its host is.
+    /// Lays the buttons out in a window of `size` logical units and tells each badge where its host is
+    /// and which lane it may paint in (`badgeLanes()`: up to halfway to the next badge either side).
     ///
     /// Buttons keep their size and sit at the top and leading edges, as toolbars do: a taller or
     /// wider window leaves the extra room below and after them (a shorter one centres them
@@ -63,9 +64,44 @@ public final class Toolbar {
             let iconX = ((button.frame.minX + inset) * self.scale).rounded() / self.scale
             let iconY = ((button.frame.minY + inset) * self.scale).rounded() / self.scale
             button.iconFrame = Rect(x: iconX, y: iconY, width: iconPixels / self.scale, height: iconPixels / self.scale)
-            button.badge.layout(host: button.iconFrame, bounds: bounds, direction: direction, scale: self.scale)
+        }
+        let lanes = badgeLanes()
+        for (index, button) in buttons.enumerated() {
+            button.badge.layout(host: button.iconFrame, bounds: bounds, direction: direction, scale: self.scale,
+                                lane: lanes[index])
         }
         addDamage(bounds)
+    }
+
+    /// The horizontal extent each button's badge may paint (ring included), in `buttons` order.
+    ///
+    /// A badge is centred on its anchor (the icon's corner), and the lanes of one row meet halfway
+    /// between two neighbouring anchors: with the default metrics and style each badge may be one
+    /// button plus one spacing wide (``ToolbarMetrics/badgeLaneWidth``, 50), centred where it is
+    /// drawn, so a badge, however long its text, never covers another button's badge (nor the
+    /// neighbour's icon), and the badges of ordinary counts sit where they always did. The first
+    /// and last lanes end at the window's edges (plus the ring, which the window clips there, as
+    /// before). Longer text is cut with "…" instead (see
+    /// ``BadgeController/layout(host:bounds:direction:scale:lane:)``).
+    func badgeLanes() -> [Rect] {
+        let columns = max(metrics.columns(buttonCount: buttons.count), 1)
+        let anchors = buttons.map { button in
+            BadgeLayout.anchorPoint(host: button.iconFrame, style: button.badge.style.sanitized(), direction: direction).x
+        }
+        var lanes = buttons.map { Rect(x: bounds.minX, y: $0.frame.minY, width: bounds.width, height: $0.frame.height) }
+        // Each row on its own: its badges, left to right by anchor.
+        for rowStart in stride(from: 0, to: buttons.count, by: columns) {
+            let row = Array(rowStart..<min(rowStart + columns, buttons.count)).sorted { anchors[$0] < anchors[$1] }
+            for (position, index) in row.enumerated() {
+                // At the window's edges the body may reach the edge (its ring clipped), as `bounds` allow.
+                let ring = buttons[index].badge.style.sanitized().borderWidth
+                let left = position == 0 ? bounds.minX - ring : (anchors[row[position - 1]] + anchors[index]) / 2
+                let right = position == row.count - 1 ? bounds.maxX + ring : (anchors[index] + anchors[row[position + 1]]) / 2
+                let lane = lanes[index]
+                lanes[index] = Rect(x: left, y: lane.minY, width: max(right - left, 0), height: lane.height)
+            }
+        }
+        return lanes
     }
 
     /// `rect` with its edges moved to the nearest device pixel.

@@ -14,6 +14,12 @@ public struct ToolbarMetrics: Hashable, Sendable {
     /// Buttons per row before the toolbar wraps into another row; nil: one row.
     public var maximumColumns: Int?
 
+    /// The widest a badge may paint, border ring included: one button plus one spacing (50 by default),
+    /// the distance from one button's badge to the next (``Toolbar`` gives each badge the lane up to
+    /// halfway to its neighbours' badges). A longer text is cut with "…" to fit, so a badge never
+    /// covers a neighbour's badge.
+    public var badgeLaneWidth: Double { buttonSize + Swift.max(spacing, 0) }
+
     /// Creates the default metrics.
     public init() {}
 

@@ -18,10 +18,10 @@ private final class SevenPixelText: TextMeasuring {
                                                                    clock: clock, measurer: SevenPixelText()))
     }
 
-    @Test("change: the id, cause, content, the text shown and the description, in that order")
+    @Test("change: the id, cause, content, the text shown, the description and the confidence, in that order")
     func change() {
         let line = ControlEvents.change(button("mail", .count(120)), cause: .source).serialized
-        #expect(line == #"{"event":"change","id":"mail","cause":"source","content":{"kind":"count","count":120},"text":"99+","description":"Mail, more than 99 unread"}"#)
+        #expect(line == #"{"event":"change","id":"mail","cause":"source","content":{"kind":"count","count":120},"text":"99+","description":"Mail, more than 99 unread","confidence":"current"}"#)
         let text = ControlEvents.change(button("chat", .text("New")), cause: .click).serialized
         #expect(text.hasPrefix(#"{"event":"change","id":"chat","cause":"click","content":{"kind":"text","text":"New"},"text":"New""#), "\(text)")
     }

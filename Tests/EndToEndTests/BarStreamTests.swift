@@ -71,6 +71,63 @@ struct BarStreamTests {
         #expect(polybarLine.contains("Chat <b>% {F#") && !polybarLine.contains("<b>%{"), "\(polybarLine)")
     }
 
+    @Test("A source whose command fails: every bar format shows its count as stale (grey, ?, class, color), and current again once it answers")
+    func staleSourceIsStaleInTheBar() throws {
+        let runtime = try Self.runtimeFolder("stale")
+        defer { removeTree(runtime) }
+        let f = try SourceBindingTests.Folder("bar-stale")
+        let value = f.path + "/value"
+        f.write("value", "2\n")
+        f.write("config.json", #"""
+            {"buttons": [{"id": "bell", "icon": "bell", "label": "Notifications", "content": {"kind": "count", "count": 3}},
+                         {"id": "mail", "icon": "mail", "label": "Mail", "source": {"command": ["cat", "\#(value)"]}}]}
+            """#)
+        let s = try DemoSession("bar-stale", arguments: ["--no-state", "--config", f.path + "/config.json"],
+                                environment: ["XDG_RUNTIME_DIR": runtime])
+        _ = try SourceBindingTests.waitFor(s, "the command's 2") { try $0.button("mail").count == 2 }
+        // The first reading rose while the window was unfocused (urgent); focused, the lines are plain.
+        try s.focusWindow()
+        let focused = Deadline(seconds: 10)
+        var urgent = true
+        repeat {
+            try s.command("state")
+            urgent = try s.app.readEvent(named: "state", timeout: 10)["urgent"]?.bool ?? true
+        } while urgent && !focused.hasPassed
+        #expect(!urgent, "the focused window still asks for attention")
+        let polybar = try Self.watch("polybar", runtime: runtime)
+        let waybar = try Self.watch("waybar", runtime: runtime)
+        let i3bar = try Self.watch("i3bar", runtime: runtime)
+        defer { for child in [polybar, waybar, i3bar] { child.kill(SIGKILL); child.waitForExit(timeout: 5) } }
+        #expect(try polybar.readLine(timeout: 10) == "Notifications 3 · Mail 2")
+        let currentWaybar = try JSONValue(parsing: try #require(try waybar.readLine(timeout: 10)))
+        #expect(currentWaybar["class"]?.string == "unread", "\(currentWaybar)")
+        let currentI3 = try JSONValue(parsing: try #require(try i3bar.readLine(timeout: 10)))
+        #expect(currentI3["color"] == nil && currentI3["full_text"]?.string == "Notifications 3 · Mail 2", "\(currentI3)")
+
+        // The server is down: the command fails, the window's count goes grey, and so does the bar's.
+        #expect(unlink(value) == 0)
+        try s.command("refresh mail")
+        let stale = try SourceBindingTests.waitFor(s, "mail stale") { try $0.button("mail").json["confidence"]?.string == "stale" }
+        #expect(try stale.button("mail").count == 2, "the last count is kept, as stale")
+        var line = ""
+        while !line.contains("Mail 2?"), let next = try polybar.readLine(timeout: 10) { line = next }
+        #expect(line == "Notifications 3 · %{F#888888}Mail 2?%{F-}", "polybar: \(line)")
+        var way: JSONValue?
+        while way?["text"]?.string?.contains("Mail 2?") != true, let next = try waybar.readLine(timeout: 10) { way = try JSONValue(parsing: next) }
+        #expect(way?["class"]?.array?.compactMap(\.string) == ["unread", "stale"], "waybar: \(way.map { "\($0)" } ?? "nothing")")
+        #expect(way?["tooltip"]?.string?.contains("not up to date") == true, "waybar: \(way.map { "\($0)" } ?? "nothing")")
+        var i3: JSONValue?
+        while i3?["full_text"]?.string?.contains("Mail 2?") != true, let next = try i3bar.readLine(timeout: 10) { i3 = try JSONValue(parsing: next) }
+        #expect(i3?["color"]?.string == "#888888", "i3bar: \(i3.map { "\($0)" } ?? "nothing")")
+
+        // Back up: the new count, current again.
+        f.write("value", "4\n")
+        try s.command("refresh mail")
+        line = ""
+        while !line.contains("Mail 4"), let next = try polybar.readLine(timeout: 10) { line = next }
+        #expect(line == "Notifications 3 · Mail 4", "polybar: \(line)")
+    }
+
     @Test("A config reload reaches the bar stream at once (a button added shows), and --watch sees it as a config event")
     func configReloadReachesTheStream() throws {
         let runtime = try Self.runtimeFolder("reload")

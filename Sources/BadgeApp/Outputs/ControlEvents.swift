@@ -14,7 +14,8 @@ enum ControlEvents {
     static func change(_ button: ToolbarButton, cause: ChangeCause) -> JSONValue {
         .object([("event", .string("change")), ("id", .string(button.id)), ("cause", .string(cause.rawValue)),
                  ("content", content(button.badge.value, blinking: button.badge.isBlinking)),
-                 ("text", .string(shownText(button.badge.label))), ("description", .string(button.badge.accessibilityDescription))]
+                 ("text", .string(shownText(button.badge.label))), ("description", .string(button.badge.accessibilityDescription)),
+                 ("confidence", .string(button.badge.confidence.rawValue))]
                 + itemFields(button))
     }
 
@@ -103,6 +104,8 @@ enum ControlEvents {
                 ("id", .string(button.id)),
                 ("content", content(button.badge.value, blinking: button.badge.isBlinking)),
                 ("text", .string(shownText(button.badge.label))),
+                // What the window draws: the text cut with "…" to the badge's lane ("text" is in full).
+                ("drawn", .string(shownText(button.badge.displayedLabel))),
                 ("label", .string(button.badge.accessibilityLabel)),
                 ("description", .string(button.badge.accessibilityDescription)),
                 ("button", rect(button.frame.pixels(scale: scale, rounding: .nearest))),
