@@ -58,6 +58,9 @@ import Testing
         #expect(BarFormat.polybar.line(try model(mail: "current")) == "Notifications 3 · Mail 2")
         #expect(BarFormat.polybar.line(try model(mail: "stale")) == "Notifications 3 · %{F#888888}Mail 2?%{F-}")
         #expect(BarFormat.polybar.line(try model(mail: "lastSession")) == "Notifications 3 · %{F#888888}Mail 2?%{F-}")
+        #expect(BarFormat.polybar.line(try model(mail: "pending")) == "Notifications 3 · %{F#888888}Mail 2?%{F-}",
+                "a value its source has not answered yet is not current")
+        #expect(BarFormat.polybar.line(try model(mail: "pending", text: "")) == "Notifications 3", "nothing shown, as in the window")
         // Nothing could be read: "?", as the window's unknown mark, never "nothing unread".
         #expect(BarFormat.polybar.line(try model(mail: "stale", text: "")) == "Notifications 3 · %{F#888888}Mail ?%{F-}")
         // Urgent: the line is red, the stale part grey, and red again after it.

@@ -9,8 +9,8 @@ import BadgeCore
 /// - `i3bar` (i3blocks' persistent JSON blocks): `{"full_text", "short_text", "urgent"}`;
 /// - `json`: the events as the instance sends them (with each badge's `confidence`).
 ///
-/// A count that is not confirmed by its source (confidence `stale`, or `lastSession` until the
-/// source answers) never looks current: its text ends in ``staleMark`` ("Mail 2?", "Mail ?" when
+/// A count that is not confirmed by its source (confidence `stale`, `lastSession` or `pending`
+/// until the source answers) never looks current: its text ends in ``staleMark`` ("Mail 2?", "Mail ?" when
 /// nothing could be read) in every format, and each format marks it its own way too: polybar draws
 /// it grey (``staleColor``), waybar adds the class `stale` (`class` becomes an array) and says so in
 /// the tooltip (the description's "not up to date" or "last session"), i3bar sets `color` grey.
@@ -26,11 +26,14 @@ enum BarFormat: String, CaseIterable, Sendable {
             var kind: String
             var count: Int
             var description: String
-            /// `current`, `stale` or `lastSession` (``BadgeConfidence``); anything else counts as current.
+            /// `current`, `stale`, `lastSession` or `pending` (``BadgeConfidence``); a word this
+            /// client does not know (a newer instance's) counts as current.
             var confidence = BadgeConfidence.current.rawValue
 
             /// Whether the count is confirmed by its source (or was set by someone).
-            var isCurrent: Bool { confidence != BadgeConfidence.stale.rawValue && confidence != BadgeConfidence.lastSession.rawValue }
+            var isCurrent: Bool {
+                ![BadgeConfidence.stale, .lastSession, .pending].map(\.rawValue).contains(confidence)
+            }
 
             /// What the bar says for this button ("Mail 12", "Updates •", "Mail 2?"), nil when it shows nothing.
             var segment: String? {
