@@ -11,7 +11,7 @@ extension ControlSocketServer {
         /// Seconds a partial line may hang before the client is dropped.
         public var partialLineTimeout = 10.0
         /// Seconds a dropped subscriber has to read its last line (why it was dropped) before it is
-        /// closed without it.
+        /// closed without it; until then it holds that line only, and counts among the clients.
         public var farewellTimeout = 30.0
         /// Connections at once; one more gets an error line and is closed.
         public var maximumClients = 128

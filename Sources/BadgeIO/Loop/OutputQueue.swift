@@ -42,7 +42,9 @@ package struct OutputQueue {
     /// Everything is forgotten when no terminator waits (the last line was written whole).
     package mutating func keepFirstLine(terminator: UInt8 = UInt8(ascii: "\n")) {
         guard let end = bytes[start...].firstIndex(of: terminator) else { return removeAll() }
-        bytes.removeSubrange((end + 1)...)
+        // A new array: the memory of what is forgotten is given back at once.
+        bytes = Array(bytes[start...end])
+        start = 0
     }
 
     /// Writes what `descriptor` takes now with `write(2)`, or `send(2)` with MSG_NOSIGNAL for a
