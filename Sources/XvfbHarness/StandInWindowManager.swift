@@ -83,9 +83,6 @@ public final class StandInWindowManager {
 
     private func atom(_ name: String) -> xcb_atom_t { atoms[name] ?? 0 }
 
-    /// The atom `name` as the stand-in interned it (0 if it did not).
-    public func atomValue(_ name: String) -> UInt32 { atom(name) }
-
     /// Takes `window` as a window manager starting up takes the windows already mapped: WM_STATE
     /// NormalState, and `_NET_WM_STATE` as it knows it (nothing it was not asked for).
     public func manage(_ window: UInt32) throws {
