@@ -20,9 +20,10 @@ import Glibc
 /// its commands still run. Only a subscriber, whose events are the point, is dropped when it
 /// leaves that much unread: the events queued for it are forgotten and it is sent one last line
 /// that says why (``droppedEventLine(_:)``, an error event with cause "dropped") as soon as its
-/// socket takes it, then closed (or after ``Limits/farewellTimeout`` if it never reads again). When `accept` runs out of descriptors (EMFILE, ENFILE), the listener
-/// pauses with a backoff from 0.1 s to 2 s, or until a client leaves, instead of spinning on a
-/// readable listener; clients wait in the backlog, and the failure is logged once with a count.
+/// socket takes it, then closed (or after ``Limits/farewellTimeout`` if it never reads again).
+/// When `accept` runs out of descriptors (EMFILE, ENFILE), the listener pauses with a backoff from
+/// 0.1 s to 2 s, or until a client leaves, instead of spinning on a readable listener; clients
+/// wait in the backlog, and the failure is logged once with a count.
 ///
 /// Not Sendable: event-loop thread only.
 public final class ControlSocketServer {
