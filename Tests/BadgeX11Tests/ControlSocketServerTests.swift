@@ -72,6 +72,104 @@ import XvfbHarness
         rmdir(long)
     }
 
+    /// A server with a small output limit whose clients subscribe with "subscribe", driven by
+    /// hand (no loop): `pump` waits on its descriptor up to `seconds` and handles what is ready.
+    private final class DrivenServer {
+        let server: ControlSocketServer
+        let source: EventLoop.Source
+        var logs: [String] = []
+        /// When the server logged that it dropped a subscriber.
+        var droppedAt: Double?
+
+        init(folder: String, limits: ControlSocketServer.Limits) throws {
+            server = try ControlSocketServer(folder: folder, limits: limits)
+            source = server.source()
+            server.onLine = { [unowned server] id, line in
+                if line == "subscribe" { server.subscribe(id) }
+                server.reply(#"{"reply":"ok"}"#, to: id)
+            }
+            server.onLog = { [unowned self] message in
+                self.logs.append(message)
+                if message.contains("dropped subscriber") { self.droppedAt = SystemTime.monotonic }
+            }
+        }
+
+        func pump(_ seconds: Double) throws {
+            let descriptor = try #require(source.descriptor())
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&entry, 1, Int32((max(0, seconds) * 1000).rounded(.up))) > 0 {
+                try source.handle(EventLoop.Readiness(readable: true, writable: false, failed: false))
+            }
+            _ = server.expire()
+        }
+
+        /// The client's next line while the server runs; nil at end of file.
+        func next(_ client: ControlSocketClient, within seconds: Double = 10) throws -> String? {
+            let deadline = SystemTime.monotonic + seconds
+            while true {
+                switch Result(catching: { () throws(ControlSocketClientError) in try client.readLine(timeout: 0) }) {
+                case .success(let line):
+                    return line
+                case .failure(.timedOut):
+                    guard SystemTime.monotonic < deadline else { throw HarnessError("no line within \(seconds) s") }
+                    try pump(0.02)
+                case .failure(let error):
+                    throw error
+                }
+            }
+        }
+    }
+
+    @Test("A subscriber that reads too slowly gets one last line that says why (the events queued for it are left out), then end of file")
+    func slowSubscriberIsToldWhy() throws {
+        let base = try Self.temporaryFolder()
+        defer { Self.remove(base) }
+        var limits = ControlSocketServer.Limits()
+        limits.maximumOutput = 4096
+        let driven = try DrivenServer(folder: base + "/app", limits: limits)
+        let client = try ControlSocketClient(path: driven.server.path)
+        try client.send("subscribe")
+        #expect(try driven.next(client) == #"{"reply":"ok"}"#)
+        // Far more than the socket's buffers and the 4 KiB queue hold, while the client reads nothing.
+        let event = #"{"event":"change","id":"bell","text":""# + String(repeating: "x", count: 200) + #""}"#
+        let sent = 10_000
+        for _ in 0..<sent { driven.server.broadcast(event) }
+        #expect(driven.logs.contains { $0.contains("dropped subscriber pid \(getpid()): it left over 4096 bytes unread") }, "\(driven.logs)")
+        #expect(driven.server.timeUntilDue != nil, "the dropped subscriber's last line has a deadline")
+        var lines: [String] = []
+        while let line = try driven.next(client) { lines.append(line) }
+        let last = try #require(lines.last)
+        #expect(last.hasPrefix(#"{"event":"error","line":0,"source":"socket","cause":"dropped","reason":"this subscriber read too slowly: "#)
+                && last.contains("KiB waited unread (the limit is 4 KiB)"), "\(last)")
+        // Every line before it whole (the one being written when it was dropped was finished), and not all sent.
+        #expect(lines.dropLast().allSatisfy { $0 == event }, "a line was cut: \(lines.dropLast().first { $0 != event } ?? "")")
+        #expect(lines.count > 1 && lines.count < sent, "\(lines.count) lines")
+        try driven.pump(0)
+        #expect(driven.server.clientCount == 0)
+        #expect(driven.server.timeUntilDue == nil)
+    }
+
+    @Test("A dropped subscriber that never reads again is closed at the farewell timeout")
+    func droppedSubscriberThatNeverReads() throws {
+        let base = try Self.temporaryFolder()
+        defer { Self.remove(base) }
+        var limits = ControlSocketServer.Limits()
+        limits.maximumOutput = 4096
+        limits.farewellTimeout = 0.3
+        let driven = try DrivenServer(folder: base + "/app", limits: limits)
+        let client = try ControlSocketClient(path: driven.server.path)
+        try client.send("subscribe")
+        #expect(try driven.next(client) == #"{"reply":"ok"}"#)
+        for _ in 0..<10_000 { driven.server.broadcast(String(repeating: "y", count: 200)) }
+        let dropped = try #require(driven.droppedAt, "\(driven.logs)")
+        #expect(driven.server.clientCount == 1, "kept until its last line is read or the timeout")
+        let wait = try #require(driven.server.timeUntilDue)
+        #expect(wait <= 0.3)
+        while driven.server.clientCount > 0, SystemTime.monotonic - dropped < 10 { try driven.pump(driven.server.timeUntilDue ?? 0.05) }
+        #expect(driven.server.clientCount == 0)
+        #expect(SystemTime.monotonic - dropped >= 0.29)
+    }
+
     @Test func errorLinesAreJSON() {
         #expect(ControlSocketServer.errorLine("bad \"x\"\n\\") == #"{"reply":"error","reason":"bad \"x\"\u000a\\"}"#)
     }

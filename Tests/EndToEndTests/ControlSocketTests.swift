@@ -79,16 +79,24 @@ elif mode == "stuck":
     sys.stdin.readline()
     # Now read: the server must have closed us (EOF or reset after what it had sent).
     s.settimeout(20)
-    total = 0
+    total, tail = 0, b""
+    def last_lines():
+        # The last two whole lines it got (the end of what the server wrote before closing).
+        whole = [line for line in tail.split(b"\n")[:-1] if line][-2:]
+        for name, line in zip(["before", "last"][2 - len(whole):], whole):
+            print("%s: %s" % (name, line.decode("utf-8", "replace")), flush=True)
     try:
         while True:
             data = s.recv(1 << 20)
             if not data:
                 break
             total += len(data)
+            tail = (tail + data)[-65536:]
     except (ConnectionResetError, socket.timeout) as e:
+        last_lines()
         print("ended: %s" % type(e).__name__, flush=True)
         sys.exit(0)
+    last_lines()
     print("ended: EOF after %d bytes" % total, flush=True)
 elif mode == "cap":
     held = []
@@ -253,7 +261,29 @@ struct ControlSocketTests {
         let path = try socketPath(s)
         let stuck = try python(path, "stuck")
         #expect(try stuck.readLine(timeout: 10) == #"{"reply":"ok"}"#)
-        // Change events for the subscriber past its 64 KiB (each over 100 bytes), from another client.
+        try burst(s, path)
+        #expect(s.app.stderrText.contains("dropped subscriber pid \(stuck.pid): it left over 65536 bytes unread"), "stderr: \(s.app.stderrText)")
+        try stuck.writeLine("read now")
+        // What it reads ends with whole events and then one line that says why it was dropped.
+        var told: [String] = []
+        while let line = try stuck.readLine(timeout: 30), !line.hasPrefix("ended") { told.append(line) }
+        let before = try JSONValue(parsing: String(try #require(told.first { $0.hasPrefix("before: ") }, "\(told)").dropFirst(8)))
+        #expect(before["event"]?.string == "change", "\(told)")
+        let last = try JSONValue(parsing: String(try #require(told.last { $0.hasPrefix("last: ") }, "\(told)").dropFirst(6)))
+        #expect(last["event"]?.string == "error" && last["source"]?.string == "socket" && last["cause"]?.string == "dropped", "\(told)")
+        #expect(last["reason"]?.string?.hasPrefix("this subscriber read too slowly: ") == true
+                && last["reason"]?.string?.contains("KiB waited unread (the limit is 64 KiB)") == true, "\(told)")
+        // Still serving.
+        #expect(try readAll(python(path, "commands", ["inc mail"])) == [#"{"reply":"ok"}"#])
+        #expect(try s.x.isViewable(window: s.window))
+        let rss = try s.app.residentKilobytes()
+        // AddressSanitizer's shadow memory counts as resident too.
+        #expect(rss < (runsUnderSanitizer ? 450_000 : 150_000), "resident memory \(rss) kB after dropping the stuck subscriber")
+    }
+
+    /// Change events past a subscriber's 64 KiB (each over 100 bytes), from another client, the
+    /// app's own output read meanwhile; returns once every command was answered and drawn.
+    private func burst(_ s: DemoSession, _ path: String) throws {
         let producer = try python(path, "storm", ["1", "12000", "1000"])
         #expect(try producer.readLine(timeout: 30) == "connected")
         var result: String?
@@ -265,16 +295,28 @@ struct ControlSocketTests {
         }
         #expect(try JSONValue(parsing: try #require(result))["ok"]?.int == 12_000)
         try s.sync()
-        #expect(s.app.stderrText.contains("dropped subscriber pid \(stuck.pid): it left over 65536 bytes unread"), "stderr: \(s.app.stderrText)")
-        try stuck.writeLine("read now")
-        let ended = try stuck.readLine(timeout: 30) ?? ""
-        #expect(ended.hasPrefix("ended"), "\(ended)")
-        // Still serving.
-        #expect(try readAll(python(path, "commands", ["inc mail"])) == [#"{"reply":"ok"}"#])
-        #expect(try s.x.isViewable(window: s.window))
-        let rss = try s.app.residentKilobytes()
-        // AddressSanitizer's shadow memory counts as resident too.
-        #expect(rss < (runsUnderSanitizer ? 450_000 : 150_000), "resident memory \(rss) kB after dropping the stuck subscriber")
+    }
+
+    @Test("msg --watch that reads too slowly is dropped: it prints the events it got, then why, and exits 3")
+    func slowWatcher() throws {
+        let s = try DemoSession("socket-slow-watch")
+        s.app.recordsAllEvents = false
+        let path = try socketPath(s)
+        let watcher = try ChildProcess(executable: BuiltProducts.executable(named: "badge-demo"), arguments: ["msg", "--watch", "--socket", path])
+        defer { watcher.kill(SIGKILL); watcher.waitForExit(timeout: 5) }
+        // Subscribed once the state event is printed; from here on nothing reads its output
+        // until the burst is over: its stdout pipe fills, and it stops reading the socket.
+        let first = try #require(try watcher.readLine(timeout: 10))
+        #expect(try JSONValue(parsing: first)["event"]?.string == "state", "\(first)")
+        try burst(s, path)
+        #expect(s.app.stderrText.contains("dropped subscriber pid \(watcher.pid): it left over 65536 bytes unread"), "stderr: \(s.app.stderrText)")
+        let printed = try readAll(watcher)
+        #expect(watcher.waitForExit(timeout: 10) == .exited(3))
+        let last = try JSONValue(parsing: try #require(printed.last))
+        #expect(last["event"]?.string == "error" && last["cause"]?.string == "dropped", "\(printed.last ?? "")")
+        let said = watcher.stderrText
+        #expect(said.contains("badge-demo msg: this subscriber read too slowly: ") && said.contains("so the instance dropped it"), "stderr: \(said)")
+        #expect(!said.contains("closed the connection"), "stderr: \(said)")
     }
 
     @Test("An over-long line gets an error and a disconnect; invalid UTF-8 an error reply")

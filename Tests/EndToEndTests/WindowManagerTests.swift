@@ -148,6 +148,52 @@ struct WindowManagerTests {
         _ = wm
     }
 
+    @Test("Urgent when another window manager takes over (openbox, then one that knows _NET_WM_STATE only from requests): the window asks it again",
+          .enabled(if: findOnPath("openbox") != nil && findOnPath("xdotool") != nil, "needs openbox and xdotool"))
+    func attentionAcrossWindowManagers() throws {
+        var wm: WindowManager?
+        let s = try DemoSession("wm-change-attention") { server, x in
+            wm = try WindowManager("openbox", display: server.display, x: x)
+        }
+        let first = try #require(wm)
+        try s.x.waitForProperty(window: s.window, name: "WM_STATE", timeout: 10) { $0 != nil }
+        // Another window has the focus; a rising count makes ours urgent, asked of openbox.
+        let other = try ChildProcess(executable: try BuiltProducts.executable(named: "badge-demo"), arguments: ["--count", "bell=0"],
+                                     environment: .inherited(adding: ["DISPLAY": s.server.display]), stdin: .null, stdout: .null)
+        defer { other.kill(SIGKILL); other.waitForExit(timeout: 5) }
+        let otherWindow = try runClient("xdotool", ["search", "--sync", "--onlyvisible", "--pid", String(other.pid)],
+                                        display: s.server.display).split(separator: "\n").first.map(String.init) ?? ""
+        try runClient("xdotool", ["windowactivate", "--sync", otherWindow], display: s.server.display)
+        try s.sync()
+        let demands = try s.x.atom("_NET_WM_STATE_DEMANDS_ATTENTION")
+        func holdsAttention(_ p: WindowProperty?) -> Bool {
+            (p?.bytes ?? []).withUnsafeBytes { raw in (0..<(raw.count / 4)).contains { raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self) == demands } }
+        }
+        try s.x.selectPropertyChanges(window: s.window)
+        try s.command("inc bell")
+        _ = try s.nextChange()
+        _ = try s.app.readEvent(named: "urgent", timeout: 5) { $0["urgent"]?.bool == true }
+        try s.x.waitForProperty(window: s.window, name: "_NET_WM_STATE", timeout: 5, until: holdsAttention)
+
+        // openbox dies; the next window manager takes the window with the state it knows (none),
+        // as i3 does, so it shows the attention only if the window asks for it again.
+        first.kill()
+        let next = try StandInWindowManager(display: s.server.display)
+        try next.manage(s.window)
+        let asked = try next.run(timeout: 5) { $0.states[s.window]?.contains(demands) == true }
+        try s.sync()
+        try s.command("state")
+        let state = try s.app.readEvent(named: "state", timeout: 10)
+        // Still urgent on the app's side (nothing focused the window), so the new WM must have been asked.
+        try #require(state["urgent"]?.bool == true, "the window stopped being urgent (windowFocused: \(state["windowFocused"].map { "\($0)" } ?? "?"))")
+        #expect(asked, "the window never asked the new window manager for its attention; requests: \(next.requests)")
+        let written = try s.x.property(window: s.window, name: "_NET_WM_STATE")
+        #expect(holdsAttention(written), "_NET_WM_STATE after the change: \(written?.bytes ?? [])")
+        // Only what it holds is asked for, once the new manager is there (the check, MANAGER, WM_STATE): no flood.
+        #expect(next.requests.allSatisfy { $0.window == s.window && $0.action == 1 && $0.state == demands } && next.requests.count <= 3,
+                "\(next.requests)")
+    }
+
     @Test("Managed, resized, urgent while another window is active, and alive when the WM dies and comes back",
           .serialized, arguments: WindowManagerTests.managers)
     func underWindowManager(_ wmName: String) throws {

@@ -53,11 +53,20 @@ extension MessageClient {
                 continue
             }
             var model = BarFormat.Model()
+            var dropped = false
             while let event = try? client.readLine(timeout: nil) {
+                // Dropped for reading too slowly: said on standard error; the stream subscribes again.
+                if let reason = droppedReason(event) {
+                    StandardError.write("badge-demo msg: \(reason)")
+                    dropped = true
+                    break
+                }
                 guard let parsed = try? JSONValue.parse(Array(event.utf8)), model.apply(parsed),
                       let line = format.line(model) else { continue }
                 guard show(line) else { return .connectionLost }
             }
+            // The instance runs: subscribe again at once (the state event comes first).
+            if dropped { continue }
             // The instance went (quit, crashed, restarted): offline until the next one.
             guard show(format.offlineLine) else { return .connectionLost }
         }

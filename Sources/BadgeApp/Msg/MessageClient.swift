@@ -185,12 +185,15 @@ enum MessageClient {
             guard status == .ok else { return status }
             var model = BarFormat.Model()
             var last: String?
+            // The instance's last line to a subscriber it drops says why (read too slowly).
+            var dropped: String?
             while true {
                 do {
                     guard let event = try client.readLine(timeout: nil) else {
-                        StandardError.write("badge-demo msg: the instance closed the connection")
+                        StandardError.write("badge-demo msg: \(dropped ?? "the instance closed the connection")")
                         return .connectionLost
                     }
+                    if let reason = droppedReason(event) { dropped = reason }
                     guard options.format != .json else {
                         StandardError.write(event, to: 1)
                         continue
@@ -207,6 +210,14 @@ enum MessageClient {
             }
         }
         return worst
+    }
+
+    /// The reason in the last line the instance sends a subscriber it drops (an error event from
+    /// the socket with cause "dropped"), or nil for any other line.
+    static func droppedReason(_ event: String) -> String? {
+        guard let parsed = try? JSONValue.parse(Array(event.utf8)), parsed["event"]?.string == "error",
+              parsed["source"]?.string == "socket", parsed["cause"]?.string == "dropped" else { return nil }
+        return parsed["reason"]?.string
     }
 
     /// Why the instance would refuse `line`, or nil when it is a command it takes (the socket's

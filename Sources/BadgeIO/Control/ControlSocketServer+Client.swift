@@ -25,6 +25,9 @@ extension ControlSocketServer {
         /// The client is gone for writing (EPIPE or reset): its replies are dropped, and what it
         /// sent before it went is still read and run.
         var peerGone = false
+        /// Set when the client is a subscriber dropped for reading too slowly: its last line (the
+        /// reason) waits to be written until then, and it gets nothing more.
+        var farewellDeadline: Double?
         /// Replies left out because the client read none of them (counted for the log).
         var repliesLeftOut = 0
 

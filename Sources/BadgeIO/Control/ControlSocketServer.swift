@@ -18,9 +18,12 @@ import Glibc
 /// that exits early) has all its lines read and run after its hang-up, and a client that never
 /// reads its replies has them left out past ``Limits/maximumOutput`` (said once in the log) while
 /// its commands still run. Only a subscriber, whose events are the point, is dropped when it
-/// leaves that much unread. When `accept` runs out of descriptors (EMFILE, ENFILE), the listener
-/// pauses with a backoff from 0.1 s to 2 s, or until a client leaves, instead of spinning on a
-/// readable listener; clients wait in the backlog, and the failure is logged once with a count.
+/// leaves that much unread: the events queued for it are forgotten and it is sent one last line
+/// that says why (``droppedEventLine(_:)``, an error event with cause "dropped") as soon as its
+/// socket takes it, then closed (or after ``Limits/farewellTimeout`` if it never reads again).
+/// When `accept` runs out of descriptors (EMFILE, ENFILE), the listener pauses with a backoff from
+/// 0.1 s to 2 s, or until a client leaves, instead of spinning on a readable listener; clients
+/// wait in the backlog, and the failure is logged once with a count.
 ///
 /// Not Sendable: event-loop thread only.
 public final class ControlSocketServer {
@@ -147,16 +150,22 @@ public final class ControlSocketServer {
         var earliest = acceptPausedUntil
         for (_, client) in clients {
             if let since = client.partialSince { earliest = min(earliest ?? .infinity, since + limits.partialLineTimeout) }
+            if let deadline = client.farewellDeadline { earliest = min(earliest ?? .infinity, deadline) }
         }
         return earliest.map { $0 - SystemTime.monotonic }
     }
 
-    /// Drops clients whose partial line hung too long, and ends a pause in accepting that is over
+    /// Drops clients whose partial line hung too long, closes dropped subscribers that did not read
+    /// their last line in time, and ends a pause in accepting that is over
     /// (the loop's preparation; returns false).
     public func expire() -> Bool {
         let now = SystemTime.monotonic
         if let until = acceptPausedUntil, until <= now { resumeAccepting() }
         for (id, client) in clients {
+            if let deadline = client.farewellDeadline, now >= deadline {
+                remove(id)
+                continue
+            }
             if let since = client.partialSince, now - since >= limits.partialLineTimeout {
                 drop(id, reason: "partial line left hanging for \(Int(limits.partialLineTimeout)) s", answer: "partial line timed out")
             }
@@ -166,15 +175,11 @@ public final class ControlSocketServer {
 
     /// Queues a reply line (a JSON object) for a client and writes what it takes now. A client
     /// that is gone gets nothing (its command ran all the same); past ``Limits/maximumOutput``
-    /// unread, a subscriber is dropped and another client's reply is left out.
+    /// unread, a subscriber is dropped (told why) and another client's reply is left out.
     public func reply(_ line: String, to id: ClientID) {
-        guard let client = clients[id], !client.peerGone else { return }
+        guard let client = clients[id], !client.peerGone, client.farewellDeadline == nil else { return }
         if client.output.count >= limits.maximumOutput {
-            if client.subscribed {
-                remove(id)
-                onLog?("control socket: dropped subscriber pid \(client.pid): it left over \(limits.maximumOutput) bytes unread")
-                return
-            }
+            if client.subscribed { return dropSlowSubscriber(id) }
             client.repliesLeftOut += 1
             if client.repliesLeftOut == 1 {
                 onLog?("control socket: client pid \(client.pid) reads none of its replies: leaving them out past \(limits.maximumOutput) bytes unread (its commands still run)")
@@ -311,8 +316,19 @@ public final class ControlSocketServer {
 
     /// `{"reply":"error","reason":"..."}`
     public static func errorLine(_ reason: String) -> String {
+        "{\"reply\":\"error\",\"reason\":\"\(jsonEscaped(reason))\"}"
+    }
+
+    /// The last line a dropped subscriber is sent, in the error events' shape:
+    /// `{"event":"error","line":0,"source":"socket","cause":"dropped","reason":"..."}`.
+    public static func droppedEventLine(_ reason: String) -> String {
+        "{\"event\":\"error\",\"line\":0,\"source\":\"socket\",\"cause\":\"dropped\",\"reason\":\"\(jsonEscaped(reason))\"}"
+    }
+
+    /// `text` as the inside of a JSON string.
+    private static func jsonEscaped(_ text: String) -> String {
         var escaped = ""
-        for scalar in reason.unicodeScalars {
+        for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": escaped += "\\\""
             case "\\": escaped += "\\\\"
@@ -320,7 +336,7 @@ public final class ControlSocketServer {
             default: escaped.unicodeScalars.append(scalar)
             }
         }
-        return "{\"reply\":\"error\",\"reason\":\"\(escaped)\"}"
+        return escaped
     }
 
     private func read(_ id: ClientID) {
@@ -407,6 +423,28 @@ public final class ControlSocketServer {
         _ = client.output.write(to: client.descriptor, socket: true)
         remove(id)
         onLog?("control socket: dropped client pid \(client.pid): \(reason)")
+    }
+
+    /// A subscriber left ``Limits/maximumOutput`` unread: the events queued for it are forgotten
+    /// (the line being written is finished first), one last line says why, and the client is closed
+    /// once that is written, when it goes, or at ``Limits/farewellTimeout``. Nothing it sends is
+    /// read any more, and it gets no other line.
+    private func dropSlowSubscriber(_ id: ClientID) {
+        guard let client = clients[id] else { return }
+        let waited = client.output.count
+        client.subscribed = false
+        client.closing = true
+        client.partialSince = nil
+        client.farewellDeadline = SystemTime.monotonic + limits.farewellTimeout
+        client.output.keepFirstLine()
+        let reason = "this subscriber read too slowly: \(waited >> 10) KiB waited unread (the limit is \(limits.maximumOutput >> 10) KiB), "
+            + "so the instance dropped it; the events after that were not sent (subscribe again for the state)"
+        client.output.append((Self.droppedEventLine(reason) + "\n").utf8)
+        onLog?("control socket: dropped subscriber pid \(client.pid): it left over \(limits.maximumOutput) bytes unread")
+        guard clients[id] != nil else { return }
+        client.watchingWrites = true
+        guard epoll.modify(client.descriptor, events: EpollSet.writable) else { return remove(id) }
+        flush(id)
     }
 
     private func remove(_ id: ClientID) {

@@ -37,6 +37,16 @@ package struct OutputQueue {
         start = 0
     }
 
+    /// Forgets what waits after the first line end (`terminator`): the line being written, which
+    /// the reader may have had a part of already, is finished, and nothing after it is sent.
+    /// Everything is forgotten when no terminator waits (the last line was written whole).
+    package mutating func keepFirstLine(terminator: UInt8 = UInt8(ascii: "\n")) {
+        guard let end = bytes[start...].firstIndex(of: terminator) else { return removeAll() }
+        // A new array: the memory of what is forgotten is given back at once.
+        bytes = Array(bytes[start...end])
+        start = 0
+    }
+
     /// Writes what `descriptor` takes now with `write(2)`, or `send(2)` with MSG_NOSIGNAL for a
     /// socket (a peer that went away is an error, not a SIGPIPE).
     package mutating func write(to descriptor: Int32, socket: Bool = false) -> Outcome {

@@ -57,6 +57,9 @@ package struct Atoms: Sendable {
     package let xsettingsSelection: xcb_atom_t
     /// _XSETTINGS_SETTINGS: the manager's settings property.
     package let xsettingsSettings: xcb_atom_t
+    /// WM_S0: the selection a window manager of screen 0 owns (ICCCM 4.3); a new owner announces
+    /// itself with a MANAGER message.
+    package let wmS0: xcb_atom_t
     /// MANAGER: the message announcing a new selection owner.
     package let manager: xcb_atom_t
     /// AT_SPI_BUS: the accessibility bus's address, on the root window (set by at-spi-bus-launcher).
@@ -70,7 +73,7 @@ package struct Atoms: Sendable {
                      "_NET_SUPPORTING_WM_CHECK", "_NET_ACTIVE_WINDOW", "_NET_CLIENT_LIST", "_NET_CLIENT_LIST_STACKING", "WM_STATE",
                      "_NET_STARTUP_ID", "_NET_STARTUP_INFO_BEGIN", "_NET_STARTUP_INFO",
                      "_NET_WM_SYNC_REQUEST", "_NET_WM_SYNC_REQUEST_COUNTER", "_XSETTINGS_S0", "_XSETTINGS_SETTINGS", "MANAGER",
-                     "AT_SPI_BUS"]
+                     "AT_SPI_BUS", "WM_S0"]
         let atoms = try connection.internAtoms(names)
         func atom(_ name: String) -> xcb_atom_t { atoms[name] ?? 0 }
         wmProtocols = atom("WM_PROTOCOLS")
@@ -98,6 +101,7 @@ package struct Atoms: Sendable {
         netWMSyncRequest = atom("_NET_WM_SYNC_REQUEST")
         netWMSyncRequestCounter = atom("_NET_WM_SYNC_REQUEST_COUNTER")
         xsettingsSelection = atom("_XSETTINGS_S0")
+        wmS0 = atom("WM_S0")
         xsettingsSettings = atom("_XSETTINGS_SETTINGS")
         manager = atom("MANAGER")
         atSPIBus = atom("AT_SPI_BUS")

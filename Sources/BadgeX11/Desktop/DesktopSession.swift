@@ -71,6 +71,8 @@ public final class DesktopSession {
     /// The monitors (RandR), once a host follows their scale (``sharedMonitors()``).
     package var monitors: RandRMonitors?
     package var monitorsTried = false
+    /// The last window-manager event handled: each host is offered the same event; it is read once.
+    private weak var lastWindowManagerEvent: XEvent?
     /// The last settings event handled: each host is offered the same event; it is read once.
     private weak var lastSettingsEvent: XEvent?
     /// The loops the session's sources were added to, with the names of those added (once each,
@@ -116,6 +118,18 @@ public final class DesktopSession {
         guard event !== lastSettingsEvent else { return true }
         lastSettingsEvent = event
         if settingsWatcher.handle(event) { settingsChanged() }
+        return true
+    }
+
+    /// Reads `event` if it says another window manager took over (the root's
+    /// `_NET_SUPPORTING_WM_CHECK` changed, or a `MANAGER` message for `WM_S0`), once however many
+    /// hosts are offered it, and has every host ask the new one again for the states its window
+    /// holds. True when it was such an event (it is everyone's: the caller is given it too).
+    package func handleWindowManagerEvent(_ event: XEvent) -> Bool {
+        guard WindowManagerProtocols.announcesWindowManager(event, root: connection.root, atoms: atoms) else { return false }
+        guard event !== lastWindowManagerEvent else { return true }
+        lastWindowManagerEvent = event
+        for host in hosts { host.askWindowManagerAgain() }
         return true
     }
 

@@ -23,6 +23,8 @@ extension ToolbarHost {
         // The monitors changed (RandR): every follower looks again; the event is everyone's.
         if session.handleMonitorEvent(event) { return .shared }
         if event.isError { return handleError(event) }
+        // Another window manager took over: every host asks it again; the event is everyone's too.
+        _ = session.handleWindowManagerEvent(event)
         // The session reads it once and tells every host; it is everyone's.
         if session.handleSettingsEvent(event), event.window != surface.window { return .shared }
         if surface.handleUploadCompletion(event) { return .taken }
@@ -119,6 +121,9 @@ extension ToolbarHost {
             }
         case XCB_CLIENT_MESSAGE:
             event.withEvent(as: xcb_client_message_event_t.self) { handleClientMessage($0) }
+        case XCB_PROPERTY_NOTIFY:
+            // A window manager (a new one, or one that started after the window) took the window.
+            if windowManager?.isManagedAnew(event) == true { askWindowManagerAgain() }
         default:
             break
         }
@@ -221,6 +226,16 @@ extension ToolbarHost {
         guard on != isUrgent, properties != nil else { return }
         isUrgent = on
         onEvent?(.urgencyChanged(on))
+    }
+
+    /// Asks the window manager again for every state the window holds (urgency: the
+    /// UrgencyHint and `_NET_WM_STATE_DEMANDS_ATTENTION`): a window manager that started after the
+    /// window never saw the messages sent to the one before (EWMH has a mapped window ask for
+    /// `_NET_WM_STATE` by a message to the root), and the one before may have taken its state with
+    /// it. Called when another window manager takes over and when one begins managing the window.
+    func askWindowManagerAgain() {
+        guard let properties, publisher?.pushed?.urgent == true else { return }
+        windowManager?.setUrgent(true, properties: properties)
     }
 
     /// Writes urgency to the window (``WindowManagerProtocols/setUrgent(_:properties:)``).

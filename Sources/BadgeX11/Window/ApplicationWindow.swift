@@ -38,6 +38,8 @@ public final class ApplicationWindow {
     private let atoms: Atoms
     private let surface: WindowSurface
     private let topLevel: TopLevelWindow
+    /// Whether the window asks for attention now (set by ``setUrgent(_:)``).
+    private var isUrgent = false
 
     /// Creates (but does not map) a window of `width` × `height` device pixels for `identity`,
     /// never smaller than `minimumWidth` × `minimumHeight`; its title is the identity's.
@@ -101,7 +103,9 @@ public final class ApplicationWindow {
 
     /// Sets or clears urgency as a ``ToolbarHost``'s window does: the ICCCM urgency hint, and
     /// `_NET_WM_STATE_DEMANDS_ATTENTION` (asked of the window manager when one runs).
+    /// A window manager that starts later is asked again when it begins managing the window.
     public func setUrgent(_ urgent: Bool) {
+        isUrgent = urgent
         topLevel.windowManager.setUrgent(urgent, properties: topLevel.properties)
     }
 
@@ -144,6 +148,10 @@ public final class ApplicationWindow {
         case XCB_CLIENT_MESSAGE:
             let message = event.withEvent(as: xcb_client_message_event_t.self) { $0 }
             return topLevel.windowManager.handle(message) == .close ? .closeRequested : .other
+        case XCB_PROPERTY_NOTIFY:
+            // A window manager that started after the window took it: it never saw the request.
+            if isUrgent, topLevel.windowManager.isManagedAnew(event) { topLevel.windowManager.setUrgent(true, properties: topLevel.properties) }
+            return .other
         default:
             return .other
         }

@@ -39,6 +39,33 @@ package struct WindowManagerProtocols {
         return .other
     }
 
+    /// True when `event` says another window manager took over: the root's
+    /// `_NET_SUPPORTING_WM_CHECK` changed (each EWMH window manager sets it when it starts), or a
+    /// `MANAGER` client message announced a new owner of `WM_S0` (ICCCM 2.8). Either needs the
+    /// root's PropertyChange and StructureNotify events (the session selects them).
+    package static func announcesWindowManager(_ event: XEvent, root: xcb_window_t, atoms: Atoms) -> Bool {
+        switch Int32(event.code) {
+        case XCB_PROPERTY_NOTIFY:
+            let notify = event.withEvent(as: xcb_property_notify_event_t.self) { $0 }
+            return notify.window == root && notify.atom == atoms.netSupportingWMCheck
+        case XCB_CLIENT_MESSAGE:
+            let message = event.withEvent(as: xcb_client_message_event_t.self) { $0 }
+            return message.window == root && message.type == atoms.manager && message.format == 32
+                && message.data.data32.1 == atoms.wmS0
+        default:
+            return false
+        }
+    }
+
+    /// True when `event` says a window manager began managing this window (it wrote WM_STATE
+    /// on it, ICCCM 4.1.3.1): the moment a window manager that started after the window takes
+    /// requests about it.
+    package func isManagedAnew(_ event: XEvent) -> Bool {
+        guard Int32(event.code) == XCB_PROPERTY_NOTIFY else { return false }
+        let notify = event.withEvent(as: xcb_property_notify_event_t.self) { $0 }
+        return notify.window == window && notify.atom == atoms.wmState && notify.state == UInt8(XCB_PROPERTY_NEW_VALUE.rawValue)
+    }
+
     /// Writes urgency to the window: the ICCCM UrgencyHint (through `properties`) and
     /// `_NET_WM_STATE_DEMANDS_ATTENTION`, asked of the window manager when one runs, written as the
     /// property otherwise.
