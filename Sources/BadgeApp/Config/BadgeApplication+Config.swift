@@ -63,7 +63,7 @@ extension BadgeApplication {
         origins.follow(newToolbar.buttons.map(\.id)) { id in
             config.buttons.first { $0.id == id }.map { $0.content == .none || $0.source != nil ? .hand : .config } ?? .hand
         }
-        host.replace(toolbar: newToolbar)
+        model.replace(toolbar: newToolbar)
         // The sources follow the file: those it changed are stopped and started again as it says
         // now; an unchanged one keeps running with what it knows.
         sourceConfigs = config.buttons.compactMap { button in button.source.map { (button.id, $0) } }

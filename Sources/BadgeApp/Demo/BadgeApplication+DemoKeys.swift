@@ -13,16 +13,16 @@ extension BadgeApplication {
             guard let chat = toolbar.button(id: "chat") else { return }
             var current: String?
             if case .text(let text) = chat.badge.value { current = text }
-            host.change(chat, cause: .key) { $0.setText(KeyCommand.nextChatText(after: current)) }
+            model.change(chat, cause: .key) { $0.setText(KeyCommand.nextChatText(after: current)) }
         case .toggleBlink:
             guard let updates = toolbar.button(id: "updates") else { return }
             // Remembered here: under reduced motion the badge shows a steady dot even when asked to blink.
             updatesBlinkRequested = !(updates.badge.value == .dot && updatesBlinkRequested)
             let blink = updatesBlinkRequested
-            host.change(updates, cause: .key) { $0.showDot(blink: blink) }
+            model.change(updates, cause: .key) { $0.showDot(blink: blink) }
         case .toggleOverflow:
             guard let mail = toolbar.button(id: "mail") else { return }
-            host.change(mail, cause: .key) { $0.value = .count($0.count == 120 ? 12 : 120) }
+            model.change(mail, cause: .key) { $0.value = .count($0.count == 120 ? 12 : 120) }
         case .toggleReducedMotion:
             host.reducesMotion.toggle()
             sources.reducedMotion = "key"

@@ -48,40 +48,40 @@ extension BadgeApplication {
         case .set(let id, let count):
             guard let button = target(id) else { return unknown(id) }
             if let refusal = itemsRefuse(button, "set") { return refusal }
-            host.change(button, cause: .control) { $0.value = .count(max(0, count)) }
+            model.change(button, cause: .control) { $0.value = .count(max(0, count)) }
         case .increment(let id, let step):
             guard let button = target(id) else { return unknown(id) }
             if let refusal = itemsRefuse(button, "inc") { return refusal }
-            host.change(button, cause: .control) { $0.increment(by: step) }
+            model.change(button, cause: .control) { $0.increment(by: step) }
         case .decrement(let id, let step):
             guard let button = target(id) else { return unknown(id) }
             if let refusal = itemsRefuse(button, "dec") { return refusal }
-            host.change(button, cause: .control) { $0.decrement(by: step) }
+            model.change(button, cause: .control) { $0.decrement(by: step) }
         case .addItem(let id, var item):
             guard let button = target(id) else { return unknown(id) }
             if item.time == nil { item.time = SystemTime.realtime }
-            host.change(button, cause: .control) { $0.addItem(item) }
+            model.change(button, cause: .control) { $0.addItem(item) }
         case .removeItem(let id, let key):
             guard let button = target(id) else { return unknown(id) }
             guard button.badge.items.item(forKey: key) != nil else {
                 return .failed("remove: \(id) has no item \"\(key.prefix(40))\"" + (button.badge.hasItems ? "" : "; it has no items"))
             }
-            host.change(button, cause: .control) { $0.removeItem(key: key) }
+            model.change(button, cause: .control) { $0.removeItem(key: key) }
         case .items(let id):
             guard let button = target(id) else { return unknown(id) }
             return .answer(.object([("event", .string("items")), ("id", .string(id))]
                 + button.badge.items.jsonFields(limit: BadgeItemList.maximumCount)))
         case .text(let id, let text):
             guard let button = target(id) else { return unknown(id) }
-            host.change(button, cause: .control) { $0.setText(text) }
+            model.change(button, cause: .control) { $0.setText(text) }
         case .dot(let id, let blink):
             guard let button = target(id) else { return unknown(id) }
-            host.change(button, cause: .control) { $0.showDot(blink: blink) }
+            model.change(button, cause: .control) { $0.showDot(blink: blink) }
         case .clear(let id):
             if let id, target(id) == nil { return unknown(id) }
             let buttons = id.flatMap { target($0).map { [$0] } } ?? toolbar.buttons
             for button in buttons {
-                host.change(button, cause: .control) { $0.clear() }
+                model.change(button, cause: .control) { $0.clear() }
             }
         case .state:
             return .answer(state(of: host))

@@ -78,7 +78,7 @@ extension BadgeApplication {
             break
         case .edit(let id, let action):
             guard let button = toolbar.button(id: id) else { return }
-            host.change(button, cause: .click) { action.apply(to: $0) }
+            model.change(button, cause: .click) { action.apply(to: $0) }
         case .refresh(let id):
             _ = bindings?.refresh(id)
         case .item(let id, let key):
@@ -105,7 +105,7 @@ extension BadgeApplication {
             // The daemon's NotificationClosed takes it off the count and the peek.
             bindings?.closeNotification(id, of: button.id)
         default:
-            host.change(button, cause: .click) { $0.removeItem(key: item.key) }
+            model.change(button, cause: .click) { $0.removeItem(key: item.key) }
             publishItemEvent("dismissed", button: button, key: item.key)
         }
     }

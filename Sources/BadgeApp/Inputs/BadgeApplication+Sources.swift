@@ -18,7 +18,7 @@ extension BadgeApplication {
             made = bindings
         } else {
             do {
-                made = try SourceBindings(host: host)
+                made = try SourceBindings(model: model)
             } catch {
                 StandardError.write("badge-demo: \(error); the buttons keep their own counts")
                 return

@@ -19,11 +19,11 @@ final class BadgeApplication {
 
     let options: AppOptions
     let clock = SystemClock()
-    /// The toolbar made at start, the app's until the host takes it.
-    private let startingToolbar: Toolbar
-    /// The buttons: the host's toolbar (its one owner; a reload replaces it there), or the one made
-    /// at start while there is no host (a screenshot, the saved counts read before the window).
-    var toolbar: Toolbar { host?.toolbar ?? startingToolbar }
+    /// The one owner of the buttons and their badges (BadgeCore, no X): every input changes it
+    /// through its funnel, the window is a view of it, and the board hands each change to the outputs.
+    let model: ToolbarModel
+    /// The buttons shown: the model's (a reload replaces them there).
+    var toolbar: Toolbar { model.toolbar }
     let text: TextLayouts
     let icons: IconLibrary
     let locale: DesktopLocale
@@ -138,10 +138,10 @@ final class BadgeApplication {
         self.options = options
         renderer = ToolbarRenderer(theme: options.theme, text: text, icons: icons)
         if let made {
-            startingToolbar = made
+            model = ToolbarModel(toolbar: made)
         } else {
-            startingToolbar = try DemoToolbar.make(config: Self.localized(config, bundled: true, locale: locale), configFile: nil,
-                                           options: options, clock: clock, text: text, icons: icons)
+            model = ToolbarModel(toolbar: try DemoToolbar.make(config: Self.localized(config, bundled: true, locale: locale), configFile: nil,
+                                                               options: options, clock: clock, text: text, icons: icons))
         }
         let strings = locale.badgeStrings
         for button in toolbar.buttons { button.badge.strings = strings }
@@ -181,9 +181,14 @@ final class BadgeApplication {
     func run() -> ExitStatus {
         signal(SIGPIPE, SIG_IGN)
         do {
-            let host = try ToolbarHost(toolbar: toolbar, renderer: renderer, connection: try XConnection(),
+            let host = try ToolbarHost(model: model, renderer: renderer, connection: try XConnection(),
                                        placement: .topLevel(identity), scale: options.scale, clock: clock)
             self.host = host
+            // The board hears of every badge change from the model itself, after the view (which
+            // asks for attention first): a source, the bus or a command never passes through X.
+            model.observe { [board] change in
+                if case .badge(let button, let cause, _) = change { board.apply(.badge(button, cause: cause)) }
+            }
             if options.control { control = ControlChannel(acceptsDebugCommands: options.debugCommands) }
             host.accessibilityStrings = locale.accessibilityStrings
             wire(host)
@@ -285,8 +290,8 @@ final class BadgeApplication {
                 startBusService(host)
                 startTray(host)
             }
-        case .badgeChanged(let button, let cause):
-            board.apply(.badge(button, cause: cause))
+        case .badgeChanged:
+            break  // the board observes the model itself
         case .tooltipChanged(let info):
             control?.emit(ControlEvents.tooltip(info))
         case .urgencyChanged(let on):

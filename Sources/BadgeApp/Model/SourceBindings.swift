@@ -2,7 +2,6 @@ import BadgeControl
 import BadgeCore
 import BadgeIO
 import BadgeSources
-import BadgeX11
 import Glibc
 
 /// The buttons bound to real sources (issue 21): each reading shown as the button's content, with
@@ -46,17 +45,18 @@ final class SourceBindings {
 
     private(set) var bindings: [Binding] = []
     private let group: SourceGroup
-    private weak var host: ToolbarHost?
-    /// The buttons bound: the host's toolbar (its one owner), never a copy kept in step.
-    private var toolbar: Toolbar? { host?.toolbar }
+    /// The model the readings change (its funnel), with no window in the way.
+    private weak var model: ToolbarModel?
+    /// The buttons bound: the model's (their one owner), never a copy kept in step.
+    private var toolbar: Toolbar? { model?.toolbar }
     /// Do Not Disturb as the notification daemon says.
     private(set) var doNotDisturb = false
     /// Called with each line worth a warning (a source that cannot be set up).
     var warn: (String) -> Void = { _ in }
 
-    init(host: ToolbarHost) throws(SourceSetupError) {
+    init(model: ToolbarModel) throws(SourceSetupError) {
         group = try SourceGroup()
-        self.host = host
+        self.model = model
     }
 
     /// Adds the group to `loop`.
@@ -225,7 +225,7 @@ final class SourceBindings {
         if SourceBindingPolicy.returnsToUnbound(after: reading, optional: binding.optional, applied: binding.applied) {
             binding.applied = false
             binding.overriddenBy = nil
-            host?.change(button, cause: .source) { badge in
+            model?.change(button, cause: .source) { badge in
                 badge.sourceDescription = nil
                 badge.confidence = .current
                 badge.value = binding.unbound
@@ -241,11 +241,11 @@ final class SourceBindings {
 
     /// Applies `outcome` in one change, when anything a listener sees changes.
     private func show(_ outcome: SourceBindingPolicy.Outcome, on button: ToolbarButton, binding: Binding) {
-        guard let host else { return }
+        guard let model else { return }
         binding.applied = binding.applied || outcome.applied
         let badge = button.badge
         guard outcome.value != nil || outcome.confidence != badge.confidence || outcome.description != badge.sourceDescription else { return }
-        host.change(button, cause: .source) { badge in
+        model.change(button, cause: .source) { badge in
             badge.sourceDescription = outcome.description
             badge.confidence = outcome.confidence
             if let items = outcome.items, let value = outcome.value {
@@ -265,11 +265,11 @@ final class SourceBindings {
 
     /// Every badge as its button chose while Do Not Disturb lasts.
     private func applyDoNotDisturb() {
-        guard let host else { return }
+        guard let model else { return }
         for button in toolbar?.buttons ?? [] {
             let wanted: DoNotDisturbDisplay? = doNotDisturb ? (binding(of: button.id)?.quiet ?? quietDefault(of: button.id)) : nil
             guard button.badge.format.doNotDisturb != wanted else { continue }
-            host.change(button, cause: .source) { $0.format.doNotDisturb = wanted }
+            model.change(button, cause: .source) { $0.format.doNotDisturb = wanted }
         }
     }
 

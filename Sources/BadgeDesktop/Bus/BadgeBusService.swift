@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeIO
 import CDBusProtocol
 
 /// A toolbar's badges on the session bus, for programs that would rather call a method than run a
@@ -6,7 +7,8 @@ import CDBusProtocol
 ///
 /// - Methods: `Set(s id, x count)`, `Increment(s id, x step)`, `Decrement(s id, x step)`,
 ///   `Clear(s id)` (an empty id clears every button), `SetText(s id, s text)`, `ShowDot(s id, b blink)`.
-///   Each changes the badge as input does (``ToolbarHost/change(_:cause:_:)``, cause `control`).
+///   Each changes the badge as input does, through the model's funnel
+///   (``BadgeCore/ToolbarModel/change(_:cause:_:)``, cause `control`): no window is involved.
 /// - Read-only properties: `Buttons` (`as`, the ids in order), `Badges` (`a{sa{sv}}`: each id's
 ///   "kind", "text", and "count" or "blink"), `Version` (`u`, 1).
 /// - Signals: `BadgeChanged(s id, a{sv} content)` on every change, and the standard
@@ -15,12 +17,14 @@ import CDBusProtocol
 ///   errors (`InvalidArgs`, `UnknownMethod`, `UnknownInterface`, `UnknownObject`, `PropertyReadOnly`).
 ///   Only the user's own connections may call (`AccessDenied` for others).
 ///
-/// The service starts with the host's session bus (after the first frame) and asks for the name
+/// The service starts on a session bus (a toolbar host's, after its first frame) and asks for the name
 /// without queueing; a name another program has is ``Status-swift.enum/taken`` (and taken over when
 /// that program lets go). Nothing waits and no timer runs: idle costs no wakeups.
 ///
-/// The host reports changes to its single `onEvent`: forward ``ToolbarHost/Event/badgeChanged(_:cause:)``
-/// to ``badgeChanged(_:)``. Not Sendable: event-loop thread only, like the host.
+/// Forward the model's badge changes to ``badgeChanged(_:)`` and its replacements to
+/// ``toolbarReplaced()`` (an application's outputs do). It lives in BadgeDesktop, with no X: a
+/// toolbar host in BadgeX11 makes one for its model with `init(host:busName:objectPath:)`.
+/// Not Sendable: event-loop thread only, like the model.
 public final class BadgeBusService {
     /// Where the service stands on the bus.
     public enum Status: Equatable, Sendable {
@@ -64,7 +68,7 @@ public final class BadgeBusService {
     /// How much may wait before replies are dropped too (the caller's call then times out).
     package static let replyLimit = 8 << 20
 
-    private weak var host: ToolbarHost?
+    private weak var model: ToolbarModel?
     private let interface: BadgeBusInterface
     private var bus: BusConnection?
     private var claim: BusNameClaim?
@@ -72,20 +76,19 @@ public final class BadgeBusService {
     /// The `Badges` value last signalled (a change that leaves it as it was sends no PropertiesChanged).
     private var signalledBadges: DBusValue?
 
-    /// Offers `host`'s badges as `objectPath` under the well-known name `busName` on the session bus,
-    /// once the host has one (after its first frame). Throws when either is not a valid D-Bus name.
-    public init(host: ToolbarHost, busName: String, objectPath: String) throws(InvalidName) {
+    /// Offers `model`'s badges as `objectPath` under the well-known name `busName`, on the bus given
+    /// to ``start(on:)``. Throws when either is not a valid D-Bus name.
+    public init(model: ToolbarModel, busName: String, objectPath: String) throws(InvalidName) {
         guard DBusIntrospection.isValidBusName(busName) else {
             throw InvalidName(description: "\"\(busName.prefix(80))\" is not a D-Bus bus name (two or more dot-separated elements of A-Z, a-z, 0-9, _ and -, not starting with a digit, at most 255 bytes)")
         }
         guard DBusIntrospection.isValidObjectPath(objectPath) else {
             throw InvalidName(description: "\"\(objectPath.prefix(80))\" is not a D-Bus object path (\"/\"-separated elements of A-Z, a-z, 0-9 and _)")
         }
-        self.host = host
+        self.model = model
         self.busName = busName
         self.objectPath = objectPath
         interface = BadgeBusInterface(path: objectPath)
-        host.session.whenBusesStarted { [weak self] bus in self?.start(on: bus) }
     }
 
     deinit {
@@ -104,12 +107,12 @@ public final class BadgeBusService {
     }
 
     /// Tells the service that `button`'s badge changed (forward every
-    /// ``ToolbarHost/Event/badgeChanged(_:cause:)`` here): it sends `BadgeChanged`, and
+    /// ``BadgeCore/ToolbarModel/Change/badge(_:cause:countRose:)`` here): it sends `BadgeChanged`, and
     /// `PropertiesChanged` when `Badges` differs from what was last signalled.
     public func badgeChanged(_ button: ToolbarButton) {
-        guard let bus, let host, canSignal(on: bus) else { return }
+        guard let bus, let model, canSignal(on: bus) else { return }
         bus.send(interface.badgeChanged(button))
-        signalChanges(["Badges"], host: host, bus: bus)
+        signalChanges(["Badges"], model: model, bus: bus)
     }
 
     /// Sends `ItemActivated(id, key)`: a person activated a producer's item in the peek.
@@ -118,16 +121,17 @@ public final class BadgeBusService {
         bus.send(interface.itemActivated(buttonID: buttonID, key: key))
     }
 
-    /// Tells the service that the host shows another toolbar (``ToolbarHost/replace(toolbar:)``): it
+    /// Tells the service that the model shows another toolbar (``BadgeCore/ToolbarModel/replace(toolbar:)``): it
     /// sends `PropertiesChanged` for `Buttons` and `Badges`.
     public func toolbarReplaced() {
-        guard let bus, let host, canSignal(on: bus) else { return }
-        signalChanges(["Buttons", "Badges"], host: host, bus: bus)
+        guard let bus, let model, canSignal(on: bus) else { return }
+        signalChanges(["Buttons", "Badges"], model: model, bus: bus)
     }
 
     // MARK: The bus
 
-    private func start(on bus: BusConnection?) {
+    /// Puts the service on `bus` (nil: there is none, and the status says so).
+    package func start(on bus: BusConnection?) {
         guard let bus else {
             status = .off("no session bus (DBUS_SESSION_BUS_ADDRESS is unset or unusable)")
             return
@@ -154,7 +158,7 @@ public final class BadgeBusService {
 
     private func statusChanged() {
         // Watchers read the properties when the name gets its owner: changes count from there.
-        if status == .owned, let host { signalledBadges = BadgeBusInterface.badges(host.toolbar.buttons) }
+        if status == .owned, let model { signalledBadges = BadgeBusInterface.badges(model.toolbar.buttons) }
         onStatusChange?(status)
     }
 
@@ -162,11 +166,11 @@ public final class BadgeBusService {
         status == .owned && bus.isReady && bus.outgoingSize < Self.signalLimit
     }
 
-    private func signalChanges(_ names: [String], host: ToolbarHost, bus: BusConnection) {
-        let badges = BadgeBusInterface.badges(host.toolbar.buttons)
+    private func signalChanges(_ names: [String], model: ToolbarModel, bus: BusConnection) {
+        let badges = BadgeBusInterface.badges(model.toolbar.buttons)
         guard names.contains("Buttons") || badges != signalledBadges else { return }
         signalledBadges = badges
-        bus.send(interface.propertiesChanged(names, buttons: host.toolbar.buttons))
+        bus.send(interface.propertiesChanged(names, buttons: model.toolbar.buttons))
     }
 
     // MARK: Calls
@@ -190,17 +194,17 @@ public final class BadgeBusService {
     }
 
     private func answer(_ call: DBusMessage) {
-        guard let host else {
+        guard let model else {
             return reply(to: call, .failure(DBusFailure(DBUS_ERROR_UNKNOWN_OBJECT, "the toolbar at \(objectPath) is gone")))
         }
         if call.bodyError != nil { return reply(to: call, .failure(.unreadableArguments(call.signature))) }
-        let answer = interface.answer(DBusRequest(call), buttons: host.toolbar.buttons)
-        // The call is an input like any other: each change goes through the host's funnel, and
+        let answer = interface.answer(DBusRequest(call), buttons: model.toolbar.buttons)
+        // The call is an input like any other: each change goes through the model's funnel, and
         // this service hears of it, as every output does, through ``badgeChanged(_:)``.
         if case .change(let ids, let change) = answer {
             for id in ids {
-                guard let button = host.toolbar.button(id: id) else { continue }
-                host.change(button, cause: .control) { change.apply(to: $0) }
+                guard let button = model.toolbar.button(id: id) else { continue }
+                model.change(button, cause: .control) { change.apply(to: $0) }
             }
         }
         reply(to: call, answer)
