@@ -240,3 +240,53 @@ struct BoardInputKindsTests {
         #expect(Set(chat.pixels.map { "\($0.r),\($0.g),\($0.b)" }).count > 1, "the new button is drawn")
     }
 }
+
+/// One event stream (issue 35): what `--control` hears besides changes (the peek, a producer's
+/// items, reduced motion, errors no command asked for) a socket subscriber hears too, line for line.
+@Suite("E2E: one event stream", .endToEnd(minutes: 2))
+struct OneEventStreamTests {
+    @Test("peek, item and motion events reach --control and a --watch subscriber alike")
+    func sameEventsOnEveryStream() throws {
+        let runtime = try Artifacts.path(for: "stream-\(getpid())")
+        removeTree(runtime)
+        #expect(mkdir(runtime, 0o700) == 0)
+        defer { removeTree(runtime) }
+        let s = try DemoSession("one-stream", arguments: ["--no-state"], environment: ["XDG_RUNTIME_DIR": runtime])
+        let demo = try BuiltProducts.executable(named: "badge-demo")
+        let watcher = try ChildProcess(executable: demo, arguments: ["msg", "--watch"],
+                                       environment: .inherited(adding: ["XDG_RUNTIME_DIR": runtime], removing: ["DISPLAY"]))
+        defer { watcher.kill(SIGKILL); watcher.waitForExit(timeout: 5) }
+        #expect(try JSONValue(parsing: try #require(try watcher.readLine(timeout: 10)))["event"]?.string == "state")
+        /// The next line of the subscriber's that is an `event` event (changes and urgency skipped).
+        func watched(_ event: String) throws -> JSONValue {
+            let deadline = Deadline(seconds: 10)
+            while !deadline.hasPassed {
+                guard let line = try watcher.readLine(timeout: max(0.1, Double(deadline.remainingMilliseconds) / 1000)) else { break }
+                let value = try JSONValue(parsing: line)
+                if value["event"]?.string == event { return value }
+            }
+            throw HarnessError("the subscriber never saw a \(event) event")
+        }
+        try s.command("add chat k1 Alice Lunch?")
+        try s.sync()
+        // The peek of chat (the third button), from the keyboard: its Menu key.
+        try s.focusWindow()
+        for _ in 1...3 { try s.key(Keysym.tab) }
+        #expect(try s.focusedButton() == "chat")
+        try s.key(PeekKeysym.menu)
+        let opened = try s.app.readEvent(named: "peek", timeout: 10) { $0["action"]?.string == "opened" }
+        let seen = try watched("peek")
+        #expect(seen["action"] == opened["action"] && seen["id"] == opened["id"], "\(seen) vs \(opened)")
+        // Down to Alice's row, Return activates the producer's item: the item event, on both streams.
+        try s.key(PeekKeysym.down)
+        try s.key(Keysym.returnKey)
+        let item = try s.app.readEvent(named: "item", timeout: 10)
+        #expect(item["action"]?.string == "activated" && item["key"]?.string == "k1", "\(item)")
+        let watchedItem = try watched("item")
+        #expect(watchedItem["key"]?.string == "k1" && watchedItem["id"]?.string == "chat", "\(watchedItem)")
+        // Reduced motion toggled with the demo's key: motion, on both streams.
+        try s.key(Keysym.r)
+        let motion = try s.app.readEvent(named: "motion", timeout: 10)
+        #expect(try watched("motion")["reduced"] == motion["reduced"])
+    }
+}

@@ -11,6 +11,8 @@ final class MailClient {
 
     let connection: XConnection
     let window: ApplicationWindow
+    /// The one owner of the toolbar's badges; the host draws it.
+    let model: ToolbarModel
     let host: ToolbarHost
     let inbox: ToolbarButton
     let view: MessageListView
@@ -33,7 +35,10 @@ final class MailClient {
         ])
         window = try ApplicationWindow(connection: connection, identity: Self.identity,
                                        width: Int(480 * scale), height: Int(320 * scale))
-        host = try ToolbarHost(toolbar: toolbar, renderer: renderer, connection: connection,
+        // The model owns the badges (no X in it): the host is a view of it, and the rest of the
+        // program (the list below, a source, a bus service) changes the model, never the window.
+        model = ToolbarModel(toolbar: toolbar)
+        host = try ToolbarHost(model: model, renderer: renderer, connection: connection,
                                placement: .child(of: window.id, x: 0, y: 0), scale: scale, clock: clock)
         host.requestSize(width: window.width, height: host.size.height)
         view = MessageListView(text: text, scale: scale)
@@ -85,7 +90,7 @@ final class MailClient {
             guard let row = view.row(atY: y, top: host.size.height, count: messages.items.count) else { return }
             messages.items[row].unread.toggle()
             let unread = messages.unreadCount
-            host.change(inbox, cause: .click) { $0.value = .count(unread) }
+            model.change(inbox, cause: .click) { $0.value = .count(unread) }
             redrawContent()
             // The list's new pixels are on the server before anyone is told.
             try? connection.flush()

@@ -30,7 +30,7 @@ extension BadgeApplication {
             // Removed (or renamed away, as editors do before writing the new one): what is shown stays.
             if cause == "signal" {
                 StandardError.write("badge-demo: \(path): no such file; keeping the toolbar")
-                publish(ControlEvents.configError("\(path): no such file", cause: cause))
+                board.apply(.event(.config(ControlEvents.configError("\(path): no such file", cause: cause))))
             }
             return
         }
@@ -43,7 +43,7 @@ extension BadgeApplication {
                                               configFile: path, options: flagless, clock: clock, text: text, icons: icons)
         } catch {
             StandardError.write("badge-demo: \(error); keeping the toolbar")
-            publish(ControlEvents.configError("\(error)", cause: cause))
+            board.apply(.event(.config(ControlEvents.configError("\(error)", cause: cause))))
             return
         }
         for warning in config.warnings { StandardError.write("badge-demo: \(warning)") }
@@ -85,7 +85,7 @@ extension BadgeApplication {
         }
         applyScaleConfig(config, host: host)
         board.apply(.reload(newToolbar, config))
-        publish(ControlEvents.configReloaded(cause: cause, buttons: newToolbar.buttons.map(\.id), warnings: config.warnings,
-                                             state: state(of: host)))
+        board.apply(.event(.config(ControlEvents.configReloaded(cause: cause, buttons: newToolbar.buttons.map(\.id), warnings: config.warnings,
+                                                                state: state(of: host)))))
     }
 }

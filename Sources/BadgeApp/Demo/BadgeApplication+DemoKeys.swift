@@ -26,7 +26,7 @@ extension BadgeApplication {
         case .toggleReducedMotion:
             host.reducesMotion.toggle()
             sources.reducedMotion = "key"
-            control?.emit(ControlEvents.motion(reduced: host.reducesMotion))
+            board.apply(.event(.motion(reduced: host.reducesMotion)))
         }
     }
 }

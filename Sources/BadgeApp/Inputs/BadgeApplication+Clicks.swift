@@ -19,7 +19,7 @@ extension BadgeApplication {
                 self.perform(action, for: button.id, host: host)
                 return true
             }
-            if BadgeBusInterface.itemsRefusal(of: button, verb: "") != nil {
+            if button.badge.countIsItems {
                 // A producer's items make the count: a click shows them instead of counting.
                 if pointer == .primary { self.openPeek(for: button, trigger: .pointer, host: host) }
                 return true
@@ -61,7 +61,7 @@ extension BadgeApplication {
             try host.connection.flush()
         } catch {
             StandardError.write("badge-demo: \(id): \(error)")
-            control?.emitError("\(id): \(error)")
+            board.apply(.event(.error(source: "click", reason: "\(id): \(error)")))
         }
     }
 }

@@ -40,49 +40,35 @@ extension BadgeApplication {
         func unknown(_ id: String) -> Outcome {
             .failed("unknown button \"\(id.prefix(40))\"; buttons are \(toolbar.buttons.map(\.id).joined(separator: ", "))")
         }
-        /// A count made of items is their number: a number given by hand would lie about them.
-        func itemsRefuse(_ button: ToolbarButton, _ verb: String) -> Outcome? {
-            BadgeBusInterface.itemsRefusal(of: button, verb: verb).map { .failed($0) }
+        /// One edit through the model's funnel, under the rules every front end shares (D-Bus too).
+        func edit(_ id: String, _ edit: BadgeEdit, verb: String) -> Outcome {
+            guard let button = target(id) else { return unknown(id) }
+            return model.apply(edit, to: button, cause: .control, verb: verb).map { .failed($0) } ?? .done
         }
         switch command {
         case .set(let id, let count):
-            guard let button = target(id) else { return unknown(id) }
-            if let refusal = itemsRefuse(button, "set") { return refusal }
-            model.change(button, cause: .control) { $0.value = .count(max(0, count)) }
+            return edit(id, .set(count), verb: "set")
         case .increment(let id, let step):
-            guard let button = target(id) else { return unknown(id) }
-            if let refusal = itemsRefuse(button, "inc") { return refusal }
-            model.change(button, cause: .control) { $0.increment(by: step) }
+            return edit(id, .increment(step), verb: "inc")
         case .decrement(let id, let step):
-            guard let button = target(id) else { return unknown(id) }
-            if let refusal = itemsRefuse(button, "dec") { return refusal }
-            model.change(button, cause: .control) { $0.decrement(by: step) }
+            return edit(id, .decrement(step), verb: "dec")
         case .addItem(let id, var item):
-            guard let button = target(id) else { return unknown(id) }
             if item.time == nil { item.time = SystemTime.realtime }
-            model.change(button, cause: .control) { $0.addItem(item) }
+            return edit(id, .addItem(item), verb: "add")
         case .removeItem(let id, let key):
-            guard let button = target(id) else { return unknown(id) }
-            guard button.badge.items.item(forKey: key) != nil else {
-                return .failed("remove: \(id) has no item \"\(key.prefix(40))\"" + (button.badge.hasItems ? "" : "; it has no items"))
-            }
-            model.change(button, cause: .control) { $0.removeItem(key: key) }
+            return edit(id, .removeItem(key), verb: "remove")
         case .items(let id):
             guard let button = target(id) else { return unknown(id) }
             return .answer(.object([("event", .string("items")), ("id", .string(id))]
                 + button.badge.items.jsonFields(limit: BadgeItemList.maximumCount)))
         case .text(let id, let text):
-            guard let button = target(id) else { return unknown(id) }
-            model.change(button, cause: .control) { $0.setText(text) }
+            return edit(id, .text(text), verb: "text")
         case .dot(let id, let blink):
-            guard let button = target(id) else { return unknown(id) }
-            model.change(button, cause: .control) { $0.showDot(blink: blink) }
+            return edit(id, .dot(blink: blink), verb: "dot")
         case .clear(let id):
             if let id, target(id) == nil { return unknown(id) }
             let buttons = id.flatMap { target($0).map { [$0] } } ?? toolbar.buttons
-            for button in buttons {
-                model.change(button, cause: .control) { $0.clear() }
-            }
+            for button in buttons { model.apply(.clear, to: button, cause: .control, verb: "clear") }
         case .state:
             return .answer(state(of: host))
         case .refresh(let id):
@@ -131,7 +117,8 @@ extension BadgeApplication {
     }
 
     /// An event every listener gets: `--control`'s standard output and every socket subscriber
-    /// (`msg --watch`, the bar streams). The one way out for change, urgent, config and error events.
+    /// (`msg --watch`, the bar streams). Its one caller is the board's ``EventStreamOutput``: every
+    /// other part applies a change or a ``StreamEvent`` to the board.
     func publish(_ event: JSONValue) {
         control?.emit(event)
         socket?.broadcast(event.serialized)
@@ -176,9 +163,7 @@ extension BadgeApplication {
         }
         server.onLog = { [weak self] message in
             StandardError.write("badge-demo: \(message)")
-            let event = JSONValue.object([("event", .string("error")), ("line", .int(0)), ("source", .string("socket")),
-                                          ("reason", .string(message))])
-            self?.publish(event)
+            self?.board.apply(.event(.error(source: "socket", reason: message)))
         }
         loop.add(server.source(paused: { [weak self] in self?.control?.isBackedUp == true }))
         loop.addDeadline(named: "control-socket") { [weak server] in server?.timeUntilDue }

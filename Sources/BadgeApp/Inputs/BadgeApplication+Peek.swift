@@ -18,7 +18,7 @@ extension BadgeApplication {
             openPeekMenu = menu
         } catch {
             StandardError.write("badge-demo: \(button.id): cannot open the peek: \(error)")
-            control?.emitError("\(button.id): cannot open the peek: \(error)")
+            board.apply(.event(.error(source: "peek", reason: "\(button.id): cannot open the peek: \(error)")))
         }
     }
 
@@ -30,7 +30,7 @@ extension BadgeApplication {
             openPeekMenu = menu
         } catch {
             StandardError.write("badge-demo: the tray: cannot open the peek: \(error)")
-            control?.emitError("the tray: cannot open the peek: \(error)")
+            board.apply(.event(.error(source: "peek", reason: "the tray: cannot open the peek: \(error)")))
         }
     }
 
@@ -54,20 +54,18 @@ extension BadgeApplication {
     func peekEvent(_ event: PeekEvent, host: ToolbarHost) {
         switch event {
         case .opened(let id):
-            publish(.object([("event", .string("peek")), ("action", .string("opened")), ("id", .string(id))]))
+            board.apply(.event(.peek(action: "opened", id: id)))
         case .closed(let id, let reason):
             openPeekMenu = nil
-            publish(.object([("event", .string("peek")), ("action", .string("closed")), ("id", .string(id)),
-                             ("reason", .string(reason.rawValue))]))
+            board.apply(.event(.peek(action: "closed", id: id, fields: [("reason", .string(reason.rawValue))])))
         case .activated(let id, let row):
             guard let menu = openPeekMenu, menu.buttonID == id else { return }
-            publish(.object([("event", .string("peek")), ("action", .string("activated")), ("id", .string(id)), ("row", .int(row))]))
+            board.apply(.event(.peek(action: "activated", id: id, fields: [("row", .int(row))])))
             activate(menu.entry(at: row), host: host)
         case .dismissed(let id, let row):
             guard let menu = openPeekMenu, menu.buttonID == id, case .item(let buttonID, let key) = menu.entry(at: row),
                   let button = toolbar.button(id: buttonID), let item = button.badge.items.item(forKey: key) else { return }
-            publish(.object([("event", .string("peek")), ("action", .string("dismissed")), ("id", .string(id)), ("row", .int(row)),
-                             ("key", .string(key))]))
+            board.apply(.event(.peek(action: "dismissed", id: id, fields: [("row", .int(row)), ("key", .string(key))])))
             dismiss(item, of: button, host: host)
         }
     }
@@ -110,9 +108,9 @@ extension BadgeApplication {
         }
     }
 
-    /// `{"event":"item","action":…,"id":…,"key":…}` for the producer, and `ItemActivated` on D-Bus.
+    /// `{"event":"item","action":…,"id":…,"key":…}` for the producer (the D-Bus service, an
+    /// output like the others, sends `ItemActivated` for it).
     private func publishItemEvent(_ action: String, button: ToolbarButton, key: String) {
-        publish(.object([("event", .string("item")), ("action", .string(action)), ("id", .string(button.id)), ("key", .string(key))]))
-        if action == "activated" { busService?.itemActivated(buttonID: button.id, key: key) }
+        board.apply(.event(.item(action: action, buttonID: button.id, key: key)))
     }
 }

@@ -227,7 +227,7 @@ final class BadgeApplication {
             // A count made of a producer's items is their number: Space and Return show them, the other badge
             // keys leave it alone (a number typed over items would lie about them).
             if case .badge(let action)? = ToolbarKeyAction.action(for: press), let focused = host.toolbar.focusedButton,
-               BadgeBusInterface.itemsRefusal(of: focused, verb: "") != nil {
+               focused.badge.countIsItems {
                 if action == .increment { self.openPeek(for: focused, trigger: .keyboard, host: host) }
                 return true
             }
@@ -284,7 +284,7 @@ final class BadgeApplication {
         case .ready:
             if let host {
                 startDock(host)
-                control?.emit(ControlEvents.ready(host))
+                board.apply(.event(.ready(ControlEvents.ready(host))))
                 startSocket()
                 startSources(host)
                 startBusService(host)
@@ -293,7 +293,7 @@ final class BadgeApplication {
         case .badgeChanged:
             break  // the board observes the model itself
         case .tooltipChanged(let info):
-            control?.emit(ControlEvents.tooltip(info))
+            board.apply(.event(.tooltip(ControlEvents.tooltip(info))))
         case .urgencyChanged(let on):
             board.apply(.urgency(on))
         case .closeRequested:
@@ -308,7 +308,7 @@ final class BadgeApplication {
             // The dock shows what the taskbar shows, coalesced the same way.
             board.apply(.windowState(state))
         case .accessibilityChanged(let status):
-            control?.emit(ControlEvents.accessibility(status))
+            board.apply(.event(.accessibility(ControlEvents.accessibility(status))))
         case .warning(let message):
             StandardError.write("badge-demo: \(message)")
         case .peekRequested(let button, let trigger):

@@ -26,6 +26,9 @@ final class Board {
         case reload(Toolbar, ToolbarConfig)
         /// The theme in effect changed.
         case theme(Theme)
+        /// Something happened that the event streams tell (``StreamEvent``): ready, tooltip,
+        /// accessibility, motion, tray, peek, item, config and errors no command asked for.
+        case event(StreamEvent)
     }
 
     /// Who sees a change: the keepers of state that follows from it first (where each value came

@@ -27,7 +27,7 @@ extension BadgeApplication {
         }
         tray.onChange = { [weak self, weak tray] in
             guard let self, let tray else { return }
-            self.control?.emit(.object([("event", .string("tray")), ("tray", Self.trayState(tray))]))
+            self.board.apply(.event(.tray(.object([("event", .string("tray")), ("tray", Self.trayState(tray))]))))
         }
         self.tray = tray
         let output = TrayOutput(tray: tray, host: host, title: identity.title)

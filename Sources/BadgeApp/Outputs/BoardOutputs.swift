@@ -3,8 +3,8 @@ import BadgeCore
 import BadgeX11
 
 /// The event streams: `--control`'s standard output and the control socket's subscribers
-/// (`msg --watch`, the bar formats). A reload's `config` event is published by the reload itself,
-/// which knows its cause and its warnings.
+/// (`msg --watch`, the bar formats), the one way out of every event that is not a command's answer:
+/// changes, urgency and every ``StreamEvent``.
 final class EventStreamOutput: BoardOutput {
     private let publish: (JSONValue) -> Void
 
@@ -15,6 +15,7 @@ final class EventStreamOutput: BoardOutput {
         switch change {
         case .badge(let button, let cause): publish(ControlEvents.change(button, cause: cause))
         case .urgency(let on): publish(ControlEvents.urgent(on))
+        case .event(let event): publish(event.json)
         case .windowState, .reload, .theme: break
         }
     }
@@ -26,7 +27,7 @@ extension SavedCounts: BoardOutput {
         switch change {
         case .badge(let button, _): changed(button.id)
         case .reload: changed()
-        case .urgency, .windowState, .theme: break
+        case .urgency, .windowState, .theme, .event: break
         }
     }
 }
@@ -53,7 +54,8 @@ extension BadgeBusService: BoardOutput {
         switch change {
         case .badge(let button, _): badgeChanged(button)
         case .reload: toolbarReplaced()
-        case .urgency, .windowState, .theme: break
+        case .event(.item("activated", let buttonID, let key)): itemActivated(buttonID: buttonID, key: key)
+        case .urgency, .windowState, .theme, .event: break
         }
     }
 }
@@ -90,6 +92,7 @@ final class TrayOutput: BoardOutput {
         switch change {
         case .theme(let theme): tray.theme = theme
         case .badge, .urgency, .windowState, .reload: update()
+        case .event: break
         }
     }
 

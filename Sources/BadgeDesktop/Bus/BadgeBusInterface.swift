@@ -15,39 +15,8 @@ package struct BadgeBusInterface {
     /// The interface's version (the `Version` property); a new major version gets a new name.
     package static let version: UInt32 = 1
 
-    /// A change a method asks for.
-    package enum Change: Equatable, Sendable {
-        /// `Set`: the count.
-        case set(Int)
-        /// `Increment`: add to the count.
-        case increment(Int)
-        /// `Decrement`: subtract from the count (never below 0).
-        case decrement(Int)
-        /// `Clear`: the count to 0.
-        case clear
-        /// `SetText`: a text badge (capped as every badge text is; empty text removes the badge).
-        case text(String)
-        /// `ShowDot`: a dot, blinking or steady.
-        case dot(blink: Bool)
-        /// `AddItem`: an item (a producer's: activating it emits `ItemActivated`).
-        case addItem(BadgeItem)
-        /// `RemoveItem`: the item with this key.
-        case removeItem(String)
-
-        /// Makes the change on `badge`.
-        package func apply(to badge: BadgeController) {
-            switch self {
-            case .set(let count): badge.value = .count(count)
-            case .increment(let step): badge.increment(by: step)
-            case .decrement(let step): badge.decrement(by: step)
-            case .clear: badge.clear()
-            case .text(let text): badge.setText(text)
-            case .dot(let blink): badge.showDot(blink: blink)
-            case .addItem(let item): badge.addItem(item)
-            case .removeItem(let key): badge.removeItem(key: key)
-            }
-        }
-    }
+    /// A change a method asks for: the edits every front end shares (``BadgeCore/BadgeEdit``).
+    package typealias Change = BadgeEdit
 
     /// What to send back (and do).
     package enum Reply: Equatable, Sendable {
@@ -83,14 +52,6 @@ package struct BadgeBusInterface {
         Method(name: "RemoveItem", arguments: [("id", "s"), ("key", "s")]),
         Method(name: "Items", arguments: [("id", "s")], results: [("items", "aa{sv}")]),
     ]
-
-    /// Why `verb` (set, inc, dec) cannot change `button`'s count, or nil when it can: a count made
-    /// of a producer's items is their number, and a number given by hand would lie about them. A
-    /// source's items are overridden as its count is, until its next reading.
-    package static func itemsRefusal(of button: ToolbarButton, verb: String) -> String? {
-        guard button.badge.items.items.contains(where: { $0.action == .producer }) else { return nil }
-        return "\(verb): \(button.id)'s count is its \(button.badge.items.count) items; remove them or clear it"
-    }
 
     /// The interface's properties (all read-only): name, type, and whether a change is signalled.
     package static let properties: [(name: String, type: String, emitsChange: String)] = [
@@ -160,9 +121,6 @@ package struct BadgeBusInterface {
                 let what = method.name == "Set" ? "count" : "step"
                 return .failure(DBusFailure(DBUS_ERROR_INVALID_ARGS, "\(method.name): the \(what) must be 0 or more, not \(number)"))
             }
-            if let button, let refusal = Self.itemsRefusal(of: button, verb: method.name) {
-                return .failure(DBusFailure(DBUS_ERROR_INVALID_ARGS, refusal))
-            }
             change = method.name == "Set" ? .set(amount) : method.name == "Increment" ? .increment(amount) : .decrement(amount)
         case "Clear": change = .clear
         case "SetText": change = .text(request.string(1))
@@ -173,16 +131,16 @@ package struct BadgeBusInterface {
             change = .addItem(BadgeItem(key: request.string(1), title: request.string(2), detail: request.string(3),
                                         time: SystemTime.realtime, action: .producer, isDismissable: true))
         case "RemoveItem":
-            let key = request.string(1)
-            guard button?.badge.items.item(forKey: key) != nil else {
-                return .failure(DBusFailure(DBUS_ERROR_INVALID_ARGS, "RemoveItem: \(id) has no item \"\(key.prefix(40))\""))
-            }
-            change = .removeItem(key)
+            change = .removeItem(request.string(1))
         case "Items":
             return .values([Self.items(of: button?.badge.items ?? BadgeItemList())])
         default:
             guard case .bool(let blink) = request.arguments[1] else { return .failure(.wrongSignature(request, expected: method.signature)) }
             change = .dot(blink: blink)
+        }
+        // The rules every front end shares (items own the count; an item removed must be there).
+        if let button, let refusal = change.refusal(on: button.badge, buttonID: id, verb: method.name) {
+            return .failure(DBusFailure(DBUS_ERROR_INVALID_ARGS, refusal))
         }
         return .change(targets, change)
     }

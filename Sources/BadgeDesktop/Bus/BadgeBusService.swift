@@ -204,7 +204,7 @@ public final class BadgeBusService {
         if case .change(let ids, let change) = answer {
             for id in ids {
                 guard let button = model.toolbar.button(id: id) else { continue }
-                model.change(button, cause: .control) { change.apply(to: $0) }
+                model.apply(change, to: button, cause: .control, verb: call.member ?? "")
             }
         }
         reply(to: call, answer)
