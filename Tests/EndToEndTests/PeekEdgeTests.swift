@@ -6,16 +6,17 @@ import XvfbHarness
 /// The peek at the screen's edges at 2× end to end: a 1280×800 Xvfb, a button of 214 items (12
 /// listed and "and 202 more", two lines each: taller than either side of the screen), the window at
 /// each corner. The popup must lie inside the screen, draw only whole rows (the rest summed up by
-/// the note) and keep the keyboard highlight on rows it shows.
+/// the note) and keep the keyboard highlight on rows it shows; in light, dark and right-to-left.
 @Suite("E2E: the peek at the screen's edges at 2×", .endToEnd(minutes: 3))
 struct PeekEdgeTests {
     static let screen = PixelRect(x: 0, y: 0, width: 1280, height: 800)
     static let items = 214
 
     @Test("At each corner of a 1280×800 screen at 2×: inside the screen, every shown row inside the popup, 'and N more' for the rest, Down never on an unseen row",
-          arguments: ["light", "dark"])
+          arguments: ["light", "dark", "rtl"])
     func corners(theme: String) throws {
-        let s = try DemoSession("peek-edges-2x-\(theme)", arguments: ["--scale", "2", "--theme", theme], screenWidth: 1280, screenHeight: 800)
+        let look = theme == "rtl" ? ["--rtl"] : ["--theme", theme]
+        let s = try DemoSession("peek-edges-2x-\(theme)", arguments: ["--scale", "2"] + look, screenWidth: 1280, screenHeight: 800)
         var lines = ""
         for index in 0..<Self.items { lines += "add mail k\(index) Message \(index) from someone\tSubject line \(index)\n" }
         try s.app.writeDraining(Array(lines.utf8))
@@ -34,6 +35,12 @@ struct PeekEdgeTests {
             let label = "\(corner) (\(theme)): peek \(frame)"
             #expect(frame.x >= 0 && frame.y >= 0 && frame.maxX <= 1280 && frame.maxY <= 800 && frame.width <= 1280, "\(label)")
             #expect(peek["above"]?.bool == corner.hasPrefix("bottom"), "\(label): the side with more room")
+            // Its start edge on the button's (the right one in RTL), or slid in at the screen's edge.
+            let button = try s.state().button("mail").button
+            let buttonLeft = try s.x.rootPoint(inWindow: s.window, x: button.x, y: 0).x
+            let buttonRight = try s.x.rootPoint(inWindow: s.window, x: button.maxX, y: 0).x
+            let start = theme == "rtl" ? frame.maxX == buttonRight || frame.x == 0 : frame.x == buttonLeft || frame.maxX == 1280
+            #expect(start, "\(label): button \(buttonLeft)..\(buttonRight)")
             let rows = peek["rows"]?.array ?? []
             let frames = rows.compactMap { PixelRect(json: $0["frame"]) }
             #expect(frames.count == rows.count && rows.count >= 2, "\(label): \(rows.count) rows")
