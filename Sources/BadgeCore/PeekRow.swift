@@ -16,11 +16,16 @@ public struct PeekRow: Hashable, Sendable {
     public var isDismissable: Bool
     /// What a screen reader says for the row.
     public var spokenDescription: String
+    /// How many items the row stands for, so a peek cut short can say how many it leaves out:
+    /// 1 for an item, N for "and N more", 0 for a heading.
+    public var itemCount: Int
 
-    /// Creates a row; `spokenDescription` defaults to the title and detail.
+    /// Creates a row; `spokenDescription` defaults to the title and detail, `itemCount` to 1 for
+    /// an actionable row and 0 for a note.
     public init(title: String, detail: String? = nil, trailing: String? = nil, iconName: String? = nil, isActionable: Bool = true,
-                isDismissable: Bool = false, spokenDescription: String? = nil) {
+                isDismissable: Bool = false, spokenDescription: String? = nil, itemCount: Int? = nil) {
         self.iconName = iconName
+        self.itemCount = itemCount ?? (isActionable ? 1 : 0)
         self.title = title
         self.detail = detail
         self.trailing = trailing
@@ -35,15 +40,29 @@ public struct PeekRow: Hashable, Sendable {
         var rows = items.items.prefix(limit).map { item in
             PeekRow(title: item.title, detail: item.detail ?? item.origin, trailing: item.time.map { strings.ago(now - $0) },
                     iconName: item.iconName, isActionable: item.action != nil, isDismissable: item.isDismissable,
-                    spokenDescription: item.spokenDescription + (item.time.map { ", " + strings.ago(now - $0) } ?? ""))
+                    spokenDescription: item.spokenDescription + (item.time.map { ", " + strings.ago(now - $0) } ?? ""), itemCount: 1)
         }
         let shown = rows.count
         let rest = items.count - shown
         if rest > 0 {
             let words = shown == 0 ? strings.unlisted(rest) : strings.andMore(rest)
-            rows.append(PeekRow(title: words, isActionable: false))
+            rows.append(PeekRow(title: words, isActionable: false, itemCount: rest))
         }
         return rows
+    }
+
+    /// `rows` cut to their first `count`, with one note for the rest ("and N more", N the items
+    /// the dropped rows stood for, or their number when they stood for none; "N earlier" when no
+    /// row is kept): what a peek shows when it cannot fit all of its rows. `rows` themselves when
+    /// they all fit.
+    public static func cut(_ rows: [PeekRow], keeping count: Int, strings: PeekStrings = .english) -> [PeekRow] {
+        let kept = max(0, min(count, rows.count))
+        guard kept < rows.count else { return rows }
+        let dropped = rows[kept...]
+        let items = dropped.reduce(0) { $0 + $1.itemCount }
+        let rest = items > 0 ? items : dropped.count
+        let words = kept == 0 ? strings.unlisted(rest) : strings.andMore(rest)
+        return Array(rows.prefix(kept)) + [PeekRow(title: words, isActionable: false, itemCount: rest)]
     }
 }
 
@@ -83,36 +102,5 @@ public struct PeekHighlight: Hashable, Sendable {
         guard new != index else { return false }
         index = new
         return true
-    }
-}
-
-/// Where a popup goes, as GTK places a menu under a widget: below the anchor, its start edge on
-/// the anchor's (the left edge, the right one in right-to-left), flipped above when it does not
-/// fit below and fits above, slid sideways into the work area, and cut to the work area's height
-/// when it fits neither way (the side with more room).
-public enum PeekPlacement {
-    /// The popup's frame for `size` next to `anchor`, inside `workArea` (all in root pixels).
-    public static func frame(size: (width: Int, height: Int), anchor: PixelRect, workArea: PixelRect,
-                             direction: LayoutDirection, gap: Int = 2) -> PixelRect {
-        let width = min(size.width, workArea.width)
-        var x = direction == .rightToLeft ? anchor.maxX - width : anchor.x
-        x = max(workArea.x, min(x, workArea.maxX - width))
-        let below = workArea.maxY - (anchor.maxY + gap)
-        let above = (anchor.y - gap) - workArea.y
-        var height = size.height
-        var y: Int
-        if size.height <= below {
-            y = anchor.maxY + gap
-        } else if size.height <= above {
-            y = anchor.y - gap - size.height
-        } else if below >= above {
-            height = max(1, below)
-            y = anchor.maxY + gap
-        } else {
-            height = max(1, above)
-            y = anchor.y - gap - height
-        }
-        y = max(workArea.y, min(y, workArea.maxY - height))
-        return PixelRect(x: x, y: y, width: width, height: height)
     }
 }

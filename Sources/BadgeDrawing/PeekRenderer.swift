@@ -85,7 +85,9 @@ public final class PeekRenderer {
         return Layout(rows: frames, size: Size(width: width, height: y + pad.outer), scale: scale)
     }
 
-    private func rowHeight(_ row: PeekRow) -> Double {
+    /// The height of `row`, in logical units: a title line, and a detail line when it has one
+    /// (what a note that stands for cut rows takes: ``PeekPlacement``'s fit).
+    public func rowHeight(_ row: PeekRow) -> Double {
         let title = text.size(of: "Ag", font: Self.titleFont).height
         let detail = row.detail == nil ? 0 : text.size(of: "Ag", font: Self.detailFont).height + 1
         return (title + detail + 2 * Self.padding.vertical).rounded(.up)

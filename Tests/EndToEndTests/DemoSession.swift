@@ -96,17 +96,18 @@ final class DemoSession {
     ///   - reduceMotion: sets BADGE_REDUCE_MOTION=1 (deterministic pixels) or removes it.
     ///   - depth: the Xvfb screen's depth.
     ///   - screenWidth: the Xvfb screen's width (two 640-pixel monitors side by side need 1280).
+    ///   - screenHeight: the Xvfb screen's height.
     ///   - serverArguments: more Xvfb arguments (e.g. `-cc 5`: a DirectColor default visual).
     ///   - environment: extra variables for the app (e.g. DBUS_SESSION_BUS_ADDRESS).
     ///   - beforeLaunch: runs after the server starts and before the app does (e.g. starts a window manager).
     ///   - prepare: like `beforeLaunch`, and returns more variables for the app (e.g. an accessibility
     ///     stack started on the new display).
     init(_ name: String, arguments: [String] = [], reduceMotion: Bool = true, depth: Int = 24, screenWidth: Int = 640,
-         serverArguments: [String] = [],
+         screenHeight: Int = 480, serverArguments: [String] = [],
          environment: [String: String] = [:], beforeLaunch: ((XvfbServer, XTestClient) throws -> Void)? = nil,
          prepare: ((XvfbServer, XTestClient) throws -> [String: String])? = nil) throws {
         self.name = name
-        server = try XvfbServer.start(width: screenWidth, height: 480, depth: depth, extraArguments: serverArguments)
+        server = try XvfbServer.start(width: screenWidth, height: screenHeight, depth: depth, extraArguments: serverArguments)
         x = try XTestClient(display: server.display)
         // Park the pointer away from where the window will appear (top-left without a WM).
         try x.movePointerToCorner()

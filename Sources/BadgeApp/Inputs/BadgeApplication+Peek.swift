@@ -14,7 +14,7 @@ extension BadgeApplication {
     func openPeek(for button: ToolbarButton, trigger: PeekTrigger, host: ToolbarHost) {
         let menu = peekMenu(for: button)
         do {
-            try host.openPeek(for: button, rows: menu.rows, trigger: trigger)
+            try host.openPeek(for: button, rows: menu.rows, trigger: trigger, strings: peekWords.peek)
             openPeekMenu = menu
         } catch {
             StandardError.write("badge-demo: \(button.id): cannot open the peek: \(error)")
@@ -26,7 +26,7 @@ extension BadgeApplication {
     func openTotalPeek(at anchor: PixelRect, host: ToolbarHost) {
         let menu = PeekMenu.total(of: toolbar.buttons, now: SystemTime.realtime, words: peekWords)
         do {
-            try host.openPeek(anchoredAt: anchor, id: menu.buttonID, rows: menu.rows, trigger: .pointer)
+            try host.openPeek(anchoredAt: anchor, id: menu.buttonID, rows: menu.rows, trigger: .pointer, strings: peekWords.peek)
             openPeekMenu = menu
         } catch {
             StandardError.write("badge-demo: the tray: cannot open the peek: \(error)")

@@ -9,8 +9,17 @@ import Glibc
 /// the host reports what the person did with them (``Event/peek(_:)``).
 ///
 /// - It is an override-redirect `_NET_WM_WINDOW_TYPE_POPUP_MENU` window, transient for the
-///   toolbar's, placed under the button inside the work area of the button's monitor, flipped
-///   above it when there is no room below, mirrored in right-to-left, in the toolbar's theme and scale.
+///   toolbar's, placed under the button inside the work area of the button's monitor
+///   (`_NET_WORKAREA` where a window manager sets one, else the monitor), flipped above it when it
+///   fits only there, mirrored in right-to-left, in the toolbar's theme and scale; never wider
+///   than the work area and slid into it at its left and right edges.
+/// - When its rows fit neither below nor above (many items at 2×, a button near an edge), it opens
+///   on the side with more room, limited to it, and shows only its first rows that fit whole there
+///   and one note for the rest ("and N more", ``PeekRow/cut(_:keeping:strings:)``): no row is ever
+///   drawn cut by its edge. It does not scroll: the rows it reports (``peek``), the highlight and
+///   the pointer only ever reach the rows it shows, so the keyboard highlight never lands on a row
+///   that cannot be seen. Activations and dismissals name rows by the index in the rows given,
+///   which the shown rows keep (they are the first ones).
 /// - Once mapped it grabs the pointer and the keyboard; a refused grab (another client holds one)
 ///   is tried again every 20 ms for ``peekGrabPatience`` seconds, then the peek closes
 ///   (`grabFailed`) rather than stay up without its grab.
@@ -59,27 +68,32 @@ extension ToolbarHost {
     }
 
     /// Opens a peek of `rows` under `button` (closing one that is open); with the keyboard
-    /// trigger the first actionable row is highlighted. Throws when the window cannot be made
-    /// or drawn; nothing is open then.
-    public func openPeek(for button: ToolbarButton, rows: [PeekRow], trigger: PeekTrigger) throws(X11Error) {
+    /// trigger the first actionable row is highlighted. `strings` give the note for rows cut when
+    /// they do not fit ("and N more"). Throws when the window cannot be made or drawn; nothing is
+    /// open then.
+    public func openPeek(for button: ToolbarButton, rows: [PeekRow], trigger: PeekTrigger,
+                         strings: PeekStrings = .english) throws(X11Error) {
         guard isAttached, mapped, toolbar.buttons.contains(where: { $0 === button }) else {
             throw .unavailable("the peek", reason: "the toolbar is not on screen")
         }
         let origin = rootOrigin() ?? (x: 0, y: 0)
         let buttonFrame = button.frame.pixels(scale: toolbar.scale, rounding: .nearest)
         let anchor = PixelRect(x: origin.x + buttonFrame.x, y: origin.y + buttonFrame.y, width: buttonFrame.width, height: buttonFrame.height)
-        try openPeek(anchor: anchor, id: button.id, rows: rows, trigger: trigger, onToolbar: true)
+        try openPeek(anchor: anchor, id: button.id, rows: rows, trigger: trigger, onToolbar: true, strings: strings)
     }
 
     /// Opens a peek of `rows` next to `anchor` (root pixels: a tray icon, a point a
     /// StatusNotifierItem host named), reported with `id`; it stays open while the toolbar's
-    /// window is hidden. Throws when the window cannot be made or drawn.
-    public func openPeek(anchoredAt anchor: PixelRect, id: String, rows: [PeekRow], trigger: PeekTrigger) throws(X11Error) {
+    /// window is hidden. `strings` give the note for rows cut when they do not fit. Throws when the
+    /// window cannot be made or drawn.
+    public func openPeek(anchoredAt anchor: PixelRect, id: String, rows: [PeekRow], trigger: PeekTrigger,
+                         strings: PeekStrings = .english) throws(X11Error) {
         guard isAttached else { throw .unavailable("the peek", reason: "the toolbar's window is gone") }
-        try openPeek(anchor: anchor, id: id, rows: rows, trigger: trigger, onToolbar: false)
+        try openPeek(anchor: anchor, id: id, rows: rows, trigger: trigger, onToolbar: false, strings: strings)
     }
 
-    private func openPeek(anchor: PixelRect, id: String, rows: [PeekRow], trigger: PeekTrigger, onToolbar: Bool) throws(X11Error) {
+    private func openPeek(anchor: PixelRect, id: String, rows: [PeekRow], trigger: PeekTrigger, onToolbar: Bool,
+                          strings: PeekStrings) throws(X11Error) {
         if peekState != nil { closePeek(reason: .hidden) }
         let window: PeekWindow
         if let made = peekWindow {
@@ -90,10 +104,11 @@ extension ToolbarHost {
         }
         tooltips?.hide(suppress: true, owner: tooltipOwner)
         let area = window.workArea(for: anchor, monitors: session.sharedMonitors()?.layout ?? .none)
-        let layout = PeekRenderer(text: renderer.text, icons: renderer.icons).layout(rows, scale: toolbar.scale, maximumWidth: Double(area.width) / toolbar.scale)
-        let frame = PeekPlacement.frame(size: layout.pixelSize, anchor: anchor, workArea: area, direction: toolbar.direction)
-        var state = PeekState(buttonID: id, rows: rows, layout: layout, highlight: PeekHighlight(rows: rows, first: trigger == .keyboard),
-                              trigger: trigger, anchor: anchor, onToolbar: onToolbar, openedAt: clock.now)
+        let fitted = fitPeek(rows, anchor: anchor, workArea: area, strings: strings)
+        var state = PeekState(buttonID: id, rows: fitted.rows, layout: fitted.layout,
+                              highlight: PeekHighlight(rows: fitted.rows, first: trigger == .keyboard), trigger: trigger, anchor: anchor,
+                              onToolbar: onToolbar, strings: strings, openedAt: clock.now)
+        let frame = fitted.frame
         state.isAbove = frame.maxY <= anchor.y
         let image = try peekImage(state)
         peekState = state
@@ -106,19 +121,41 @@ extension ToolbarHost {
     public func updatePeek(rows: [PeekRow]) {
         guard var state = peekState, let window = peekWindow else { return }
         let previous = state.highlight.index
-        state.rows = rows
         let area = window.workArea(for: state.anchor, monitors: session.sharedMonitors()?.layout ?? .none)
-        state.layout = PeekRenderer(text: renderer.text, icons: renderer.icons).layout(rows, scale: toolbar.scale, maximumWidth: Double(area.width) / toolbar.scale)
-        state.highlight = PeekHighlight(rows: rows, first: false)
+        let fitted = fitPeek(rows, anchor: state.anchor, workArea: area, strings: state.strings)
+        state.rows = fitted.rows
+        state.layout = fitted.layout
+        state.highlight = PeekHighlight(rows: state.rows, first: false)
         if let previous {
-            let candidate = min(previous, rows.count - 1)
+            let candidate = min(previous, state.rows.count - 1)
             if candidate >= 0, !state.highlight.hover(candidate) { state.highlight.move(forward: true) }
         }
-        let frame = PeekPlacement.frame(size: state.layout.pixelSize, anchor: state.anchor, workArea: area, direction: toolbar.direction)
+        let frame = fitted.frame
         state.isAbove = frame.maxY <= state.anchor.y
         peekState = state
         guard let image = try? peekImage(state) else { return }
         window.show(image, at: frame)
+    }
+
+    /// What of `rows` the peek shows next to `anchor` inside `workArea`, laid out, and where: all
+    /// of them when they fit below or above, else the first ones that fit whole on the side with
+    /// more room and a note for the rest (``PeekPlacement/fit(rowHeights:noteHeight:padding:scale:anchor:workArea:gap:)``).
+    private func fitPeek(_ rows: [PeekRow], anchor: PixelRect, workArea area: PixelRect,
+                         strings: PeekStrings) -> (rows: [PeekRow], layout: PeekRenderer.Layout, frame: PixelRect) {
+        let peekRenderer = PeekRenderer(text: renderer.text, icons: renderer.icons)
+        let scale = toolbar.scale
+        let maximumWidth = Double(area.width) / scale
+        let whole = peekRenderer.layout(rows, scale: scale, maximumWidth: maximumWidth)
+        let fit = PeekPlacement.fit(rowHeights: whole.rows.map(\.height), noteHeight: peekRenderer.rowHeight(PeekRow(title: "", isActionable: false)),
+                                    padding: PeekRenderer.padding.outer, scale: scale, anchor: anchor, workArea: area)
+        var shown = rows
+        var layout = whole
+        if fit.isCut {
+            shown = PeekRow.cut(rows, keeping: fit.shownRows, strings: strings)
+            layout = peekRenderer.layout(shown, scale: scale, maximumWidth: maximumWidth)
+        }
+        let frame = PeekPlacement.frame(size: layout.pixelSize, anchor: anchor, workArea: area, direction: toolbar.direction, side: fit.side)
+        return (shown, layout, frame)
     }
 
     /// Closes the open peek (reason `program`).
@@ -286,6 +323,8 @@ struct PeekState {
     var anchor: PixelRect
     /// Anchored to a toolbar button: hiding the toolbar closes it.
     var onToolbar: Bool
+    /// The words of the note that stands for rows cut when they do not fit.
+    var strings: PeekStrings
     var isAbove = false
     /// When it opened (the host's clock): a release soon after a right press opens, not activates.
     var openedAt: Double
