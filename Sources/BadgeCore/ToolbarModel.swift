@@ -6,7 +6,7 @@
 /// application's outputs) hears of the change once it is made, in the order it started observing.
 /// A source, a bus service or a command line can change the model without any window existing.
 ///
-/// A ``ToolbarHost`` (BadgeX11) is a view of a model: it draws what the model says and reports the
+/// A `ToolbarHost` (BadgeX11) is a view of a model: it draws what the model says and reports the
 /// user's intents. Give a host your own model to share it with your other parts, or let the host
 /// make one (`ToolbarHost(toolbar:…)`) and reach it as `host.model`.
 ///

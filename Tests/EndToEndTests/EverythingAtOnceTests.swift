@@ -67,16 +67,10 @@ struct EverythingAtOnceTests {
             #expect(tool.waitForExit(timeout: 10) == .exited(0), "\(arguments): \(tool.stderrText)")
         }
         // Telegram, as a python3-dbus sender of the README's id.
-        let telegram = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", LauncherEntrySourceTests.sender, bus.address, "org.telegram.desktop"])
+        let telegram = try LauncherSender.start(bus: bus, desktopID: "org.telegram.desktop")
         defer { telegram.kill(SIGKILL); telegram.waitForExit(timeout: 5) }
-        #expect(try telegram.readLine(timeout: 10) == "ready")
         var wanted = Expected(bell: nil, mail: 2, chat: nil, ci: 1)
-        // Until the launcher's match rule is in, a broadcast can be missed: send until it shows.
-        let deadline = Deadline(seconds: 10)
-        repeat {
-            try telegram.writeLine("count 7")
-            _ = try telegram.readLine(timeout: 10)
-        } while (try? s.state().button("chat").count) != 7 && !deadline.hasPassed
+        try LauncherSender.broadcast(7, from: telegram) { (try? s.state().button("chat").count) == 7 }
         wanted.chat = 7
         try Self.expect(s, wanted, after: "the start and Telegram's first count")
 
@@ -151,14 +145,9 @@ struct DaemonsBesideLauncherTests {
         _ = try SourceBindingTests.waitFor(s, "the bell watches \(name)") {
             try $0.button("bell").json["source"]?["kind"]?.string == "notifications" && $0.button("bell").json["confidence"]?.string == "current"
         }
-        let app = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", LauncherEntrySourceTests.sender, bus.address, "org.example.Chat"])
+        let app = try LauncherSender.start(bus: bus, desktopID: "org.example.Chat")
         defer { app.kill(SIGKILL); app.waitForExit(timeout: 5) }
-        #expect(try app.readLine(timeout: 10) == "ready")
-        let deadline = Deadline(seconds: 10)
-        repeat {
-            try app.writeLine("count 3")
-            _ = try app.readLine(timeout: 10)
-        } while (try? s.state().button("chat").count) != 3 && !deadline.hasPassed
+        #expect(try LauncherSender.broadcast(3, from: app) { (try? s.state().button("chat").count) == 3 })
         let tools = ChildEnvironment.inherited(adding: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         for n in 1...2 {
             let notify = try ChildProcess(executable: "notify-send", arguments: ["-u", "critical", "message \(n)"], environment: tools)

@@ -36,17 +36,8 @@ struct LauncherGhostTests {
 
     /// The python3-dbus sender, started and showing `count` on the session's chat button.
     static func sender(_ bus: SessionBus, count: Int, on s: DemoSession) throws -> ChildProcess {
-        let app = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", LauncherEntrySourceTests.sender, bus.address, "org.example.Chat"])
-        #expect(try app.readLine(timeout: 10) == "ready")
-        // Until the source's match rule is in, a broadcast can be missed: send until it shows.
-        let deadline = Deadline(seconds: 10)
-        var shown = false
-        while !shown, !deadline.hasPassed {
-            try app.writeLine("count \(count)")
-            _ = try app.readLine(timeout: 10)
-            shown = (try? s.state().button("chat").count) == count
-        }
-        #expect(shown, "the sender's \(count) shows")
+        let app = try LauncherSender.start(bus: bus, desktopID: "org.example.Chat")
+        #expect(try LauncherSender.broadcast(count, from: app) { (try? s.state().button("chat").count) == count }, "the sender's \(count) shows")
         return app
     }
 

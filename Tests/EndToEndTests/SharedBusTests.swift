@@ -64,12 +64,10 @@ struct SharedBusTests {
         let sources: [any BadgeSource] = [bell, chat]
         #expect(Self.drive(bus, sources) { Self.count(bell.reading) == 0 }, "\(bell.reading)")
 
-        let app = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", LauncherEntrySourceTests.sender, sessionBus.address, "org.example.Chat"])
+        let app = try LauncherSender.start(bus: sessionBus, desktopID: "org.example.Chat")
         defer { app.kill(SIGKILL); app.waitForExit(timeout: 5) }
-        #expect(try app.readLine(timeout: 10) == "ready")
-        try app.writeLine("count 4")
-        #expect(try app.readLine(timeout: 10) == "sent")
-        #expect(Self.drive(bus, sources) { Self.count(chat.reading) == 4 }, "\(chat.reading)")
+        #expect(try LauncherSender.broadcast(4, from: app) { Self.drive(bus, sources, timeout: 0.5) { Self.count(chat.reading) == 4 } },
+                "\(chat.reading)")
 
         let environment = ChildEnvironment.inherited(adding: ["DBUS_SESSION_BUS_ADDRESS": sessionBus.address])
         for n in 1...3 {

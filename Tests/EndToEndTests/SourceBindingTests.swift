@@ -217,18 +217,9 @@ struct SourceBindingTests {
         let s = try DemoSession("source-hub", arguments: ["--config", f.path + "/config.json", "--no-state"],
                                 environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         _ = try Self.waitFor(s, "the launcher source is waiting") { try $0.button("chat").json["source"]?["kind"]?.string == "launcher" }
-        let app = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", LauncherEntrySourceTests.sender, bus.address, "org.example.Chat"])
+        let app = try LauncherSender.start(bus: bus, desktopID: "org.example.Chat")
         defer { app.kill(SIGKILL); app.waitForExit(timeout: 5) }
-        #expect(try app.readLine(timeout: 10) == "ready")
-        // Until the source's match rule is in, a broadcast can be missed: send until it shows.
-        let deadline = Deadline(seconds: 10)
-        var shown = false
-        while !shown, !deadline.hasPassed {
-            try app.writeLine("count 23")
-            _ = try app.readLine(timeout: 10)
-            shown = (try? s.state().button("chat").count) == 23
-        }
-        #expect(shown)
+        #expect(try LauncherSender.broadcast(23, from: app) { (try? s.state().button("chat").count) == 23 })
         app.closeStdin()
         #expect(app.waitForExit(timeout: 10) == .exited(0))
         let state = try Self.waitFor(s, "the count goes with its sender") { try $0.button("chat").contentKind == "none" }
@@ -262,17 +253,10 @@ struct SourceBindingTests {
                 "\(s.app.stderrText)")
         _ = try Self.waitFor(s, "the launcher source is waiting") { try $0.button("chat").json["source"]?["kind"]?.string == "launcher" }
         // Telegram's own broadcast: application://org.telegram.desktop.desktop.
-        let app = try ChildProcess(executable: "/usr/bin/python3", arguments: ["-c", LauncherEntrySourceTests.sender, bus.address, "org.telegram.desktop"])
+        let app = try LauncherSender.start(bus: bus, desktopID: "org.telegram.desktop")
         defer { app.kill(SIGKILL); app.waitForExit(timeout: 5) }
-        #expect(try app.readLine(timeout: 10) == "ready")
-        let deadline = Deadline(seconds: 10)
-        var shown = false
-        while !shown, !deadline.hasPassed {
-            try app.writeLine("count 7")
-            _ = try app.readLine(timeout: 10)
-            shown = (try? s.state().button("chat").count) == 7
-        }
-        #expect(shown, "\(form): Telegram's count reaches the chat button")
+        #expect(try LauncherSender.broadcast(7, from: app) { (try? s.state().button("chat").count) == 7 },
+                "\(form): Telegram's count reaches the chat button")
     }
 
     @Test("No config: the bell follows the notification daemon on the bus, mail follows $MAILDIR; the rest is today's demo",

@@ -116,6 +116,18 @@ private func runClientOnce(_ name: String, _ arguments: [String], display: Strin
 /// The app under real window managers: managed, urgency through the WM, surviving the WM's death.
 @Suite("E2E: under a window manager", .endToEnd(minutes: 2))
 struct WindowManagerTests {
+    /// Starts another badge-demo on `s`'s display and gives its window the focus (xdotool, through
+    /// the window manager); the caller ends it.
+    static func focusAnotherWindow(_ s: DemoSession) throws -> ChildProcess {
+        let other = try ChildProcess(executable: try BuiltProducts.executable(named: "badge-demo"), arguments: ["--count", "bell=0"],
+                                     environment: .inherited(adding: ["DISPLAY": s.server.display]), stdin: .null, stdout: .null)
+        let otherWindow = try runClient("xdotool", ["search", "--sync", "--onlyvisible", "--pid", String(other.pid)],
+                                        display: s.server.display).split(separator: "\n").first.map(String.init) ?? ""
+        try runClient("xdotool", ["windowactivate", "--sync", otherWindow], display: s.server.display)
+        try s.sync()
+        return other
+    }
+
     static var managers: [String] { (getenv("BADGE_TEST_WMS").map { String(cString: $0).split(separator: ",").map(String.init) } ?? ["openbox", "i3"]).filter { findOnPath($0) != nil } }
 
     @Test("The peek under a window manager: it holds the grab while open, and Escape or a click outside leaves none behind",
@@ -158,13 +170,8 @@ struct WindowManagerTests {
         let first = try #require(wm)
         try s.x.waitForProperty(window: s.window, name: "WM_STATE", timeout: 10) { $0 != nil }
         // Another window has the focus; a rising count makes ours urgent, asked of openbox.
-        let other = try ChildProcess(executable: try BuiltProducts.executable(named: "badge-demo"), arguments: ["--count", "bell=0"],
-                                     environment: .inherited(adding: ["DISPLAY": s.server.display]), stdin: .null, stdout: .null)
+        let other = try Self.focusAnotherWindow(s)
         defer { other.kill(SIGKILL); other.waitForExit(timeout: 5) }
-        let otherWindow = try runClient("xdotool", ["search", "--sync", "--onlyvisible", "--pid", String(other.pid)],
-                                        display: s.server.display).split(separator: "\n").first.map(String.init) ?? ""
-        try runClient("xdotool", ["windowactivate", "--sync", otherWindow], display: s.server.display)
-        try s.sync()
         let demands = try s.x.atom("_NET_WM_STATE_DEMANDS_ATTENTION")
         func holdsAttention(_ p: WindowProperty?) -> Bool {
             (p?.bytes ?? []).withUnsafeBytes { raw in (0..<(raw.count / 4)).contains { raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self) == demands } }
@@ -214,13 +221,8 @@ struct WindowManagerTests {
         }
 
         // Another window takes the focus; a rising count makes ours urgent through the WM.
-        let other = try ChildProcess(executable: try BuiltProducts.executable(named: "badge-demo"), arguments: ["--count", "bell=0"],
-                                     environment: .inherited(adding: ["DISPLAY": s.server.display]), stdin: .null, stdout: .null)
+        let other = try Self.focusAnotherWindow(s)
         defer { other.kill(SIGKILL); other.waitForExit(timeout: 5) }
-        let otherWindow = try runClient("xdotool", ["search", "--sync", "--onlyvisible", "--pid", String(other.pid)],
-                                        display: s.server.display).split(separator: "\n").first.map(String.init) ?? ""
-        try runClient("xdotool", ["windowactivate", "--sync", otherWindow], display: s.server.display)
-        try s.sync()
         try s.command("state")
         #expect(try s.app.readEvent(named: "state", timeout: 10)["windowFocused"]?.bool == false)
         let demands = try s.x.atom("_NET_WM_STATE_DEMANDS_ATTENTION")

@@ -66,21 +66,18 @@ extension BadgeApplication {
         model.replace(toolbar: newToolbar)
         // The sources follow the file: those it changed are stopped and started again as it says
         // now; an unchanged one keeps running with what it knows.
-        sourceConfigs = config.buttons.compactMap { button in button.source.map { (button.id, $0) } }
-        quietChoices = Dictionary(config.buttons.map { ($0.id, $0.doNotDisturb) }, uniquingKeysWith: { first, _ in first })
-        clickActions = Dictionary(config.buttons.compactMap { button in button.click.map { (button.id, $0) } }, uniquingKeysWith: { first, _ in first })
-        usesDefaultSources = !config.listsButtons
+        let allowedRoot = self.config.allowsRoot
+        self.config = AppConfig(config, fromFile: true)
         bindings?.keep(wantedSources())
         bindings?.toolbarReplaced(newToolbar)
         startSources(host)
-        if allowsRoot != config.allowsRoot {
-            allowsRoot = config.allowsRoot
+        if allowedRoot != config.allowsRoot {
             socket?.allowsRoot = config.allowsRoot
             if socket?.onLine != nil { updateSocketStatus() }
         }
-        if sources.theme == "config" || sources.theme == "default", let theme = config.theme {
+        if sources.theme == .config || sources.theme == .default, let theme = config.theme {
             renderer.theme = theme
-            sources.theme = "config"
+            sources.theme = .config
             board.apply(.theme(theme))
         }
         applyScaleConfig(config, host: host)

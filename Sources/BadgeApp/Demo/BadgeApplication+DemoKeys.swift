@@ -25,7 +25,7 @@ extension BadgeApplication {
             model.change(mail, cause: .key) { $0.value = .count($0.count == 120 ? 12 : 120) }
         case .toggleReducedMotion:
             host.reducesMotion.toggle()
-            sources.reducedMotion = "key"
+            sources.reducedMotion = .key
             board.apply(.event(.motion(reduced: host.reducesMotion)))
         }
     }

@@ -13,7 +13,7 @@ extension BadgeApplication {
     func wireClicks(_ host: ToolbarHost) {
         host.actionHandler = { [weak self] button, _, pointer in
             guard let self else { return false }
-            if let action = self.clickActions[button.id] {
+            if let action = self.config.clickActions[button.id] {
                 if action == .count { return false }
                 guard pointer == .primary else { return false }
                 self.perform(action, for: button.id, host: host)

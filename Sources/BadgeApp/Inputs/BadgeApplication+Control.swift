@@ -139,7 +139,7 @@ extension BadgeApplication {
                 socketWarning = problem
                 socketStatus = .object([("status", .string("off")), ("reason", .string(problem)), ("profile", .string(profile.name))])
             }
-            server?.allowsRoot = allowsRoot
+            server?.allowsRoot = config.allowsRoot
         case .alone(let reason):
             socketWarning = reason
             socketStatus = .object([("status", .string("off")), ("reason", .string(reason ?? "offscreen"))])
@@ -176,7 +176,7 @@ extension BadgeApplication {
         guard let server = socket else { return }
         socketStatus = .object([("status", .string("listening")), ("path", .string(server.path)),
                                 ("protocol", .int(ControlSocketServer.protocolVersion)), ("profile", .string(profile.name)),
-                                ("allowsRoot", .bool(allowsRoot))])
+                                ("allowsRoot", .bool(config.allowsRoot))])
     }
 
     /// What root may do through another user's socket, when the config allows root at all:

@@ -24,11 +24,12 @@ extension BadgeApplication {
                 return
             }
             made.warn = { StandardError.write("badge-demo: \($0)") }
+            // The unbound buttons' Do Not Disturb choices: the config's, read where they are kept.
+            made.quietChoice = { [weak self] id in self?.config.quietChoices[id] ?? .dot }
             made.attach(to: loop)
             bindings = made
             board.observe(made, at: .state)
         }
-        made.quietChoices = quietChoices
         // A binding kept through a reload (``SourceBindings/keep(_:)``) is not made again.
         for binding in wanted where made.binding(of: binding.id) == nil {
             made.bind(binding.id, to: binding.source, optional: binding.optional, quiet: binding.quiet, sessionBus: host.sessionBus,
@@ -38,8 +39,8 @@ extension BadgeApplication {
 
     /// The buttons to bind, as the config says now (the defaults without a config file).
     func wantedSources() -> [(id: String, source: SourceConfig, optional: Bool, quiet: DoNotDisturbDisplay)] {
-        let wanted = usesDefaultSources ? defaultSources() : sourceConfigs.map { (id: $0.id, source: $0.source, optional: false) }
-        return wanted.map { ($0.id, $0.source, $0.optional, quietChoices[$0.id] ?? .dot) }
+        let wanted = config.usesDefaultSources ? defaultSources() : config.sourceConfigs.map { (id: $0.id, source: $0.source, optional: false) }
+        return wanted.map { ($0.id, $0.source, $0.optional, config.quietChoices[$0.id] ?? .dot) }
     }
 
     /// Without a config file: the bell and mail, when their sources exist.

@@ -7,18 +7,18 @@ extension BadgeApplication {
     /// Applies what the desktop says, where no flag or config file decided.
     func follow(_ settings: DesktopSettings, host: ToolbarHost) {
         followDesktopScale(settings.scale, host: host)
-        if sources.theme == "default" || sources.theme == "desktop" {
+        if sources.desktopChoosesTheme {
             let theme: Theme = settings.prefersDark == true ? .dark : .light
             if renderer.theme != theme {
                 renderer.theme = theme
                 board.apply(.theme(theme))
                 host.invalidate()
             }
-            sources.theme = settings.prefersDark == nil ? "default" : "desktop"
+            sources.theme = settings.prefersDark == nil ? .default : .desktop
         }
-        if sources.reducedMotion == "default" || sources.reducedMotion == "desktop" {
+        if sources.desktopChoosesMotion {
             host.reducesMotion = settings.reducesMotion ?? false
-            sources.reducedMotion = settings.reducesMotion == nil ? "default" : "desktop"
+            sources.reducedMotion = settings.reducesMotion == nil ? .default : .desktop
         }
     }
 }

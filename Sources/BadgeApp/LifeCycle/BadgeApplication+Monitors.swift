@@ -15,8 +15,8 @@ extension BadgeApplication {
         var policy = scalePolicy
         policy.desktop = host.desktopSettings.scale
         let follower = MonitorScaleFollower(host: host, policy: policy)
-        follower.onChange = { [weak self] choice in self?.sources.scale = choice.source.rawValue }
-        sources.scale = follower.choice.source.rawValue
+        follower.onChange = { [weak self] choice in self?.sources.scale = choice.source }
+        sources.scale = follower.choice.source
         warnAboutUnknownMonitors(policy, layout: follower.layout)
     }
 

@@ -42,16 +42,10 @@ final class BadgeApplication {
     /// The buttons bound to sources (Maildir, notifications, launcher counts, commands), from the
     /// first frame on; nil before, or when none is bound.
     var bindings: SourceBindings?
-    /// The sources the config file binds, by button id (the defaults apply without a config file).
-    var sourceConfigs: [(id: String, source: SourceConfig)] = []
-    var usesDefaultSources = false
-    /// How each button shows during Do Not Disturb (the config's choices).
-    var quietChoices: [String: DoNotDisturbDisplay] = [:]
-    /// What a click on a button does instead of counting, by id (BadgeApplication+Clicks.swift).
-    var clickActions: [String: ClickAction] = [:]
+    /// What the config file says (its sources, Do Not Disturb choices, click actions, root),
+    /// derived once per reading: at start and at every reload.
+    var config = AppConfig()
     var launcher: ProgramLauncher?
-    /// Whether root may use the control socket (the config's `"control": {"allowRoot": true}`).
-    var allowsRoot = false
     /// Why there is no control socket, said once the window is up.
     var socketWarning: String?
     /// Where the socket is, or why there is none (for `state`).
@@ -69,9 +63,8 @@ final class BadgeApplication {
     let origins = BadgeOrigins()
     /// Every change of the badges on its way out, to every output (Board/Board.swift).
     let board = Board()
-    /// Where the scale, theme and reduced motion in effect come from: "flag", "config", "desktop",
-    /// "key" (reduced motion toggled with `r`) or "default".
-    var sources = (scale: "default", theme: "default", reducedMotion: "default")
+    /// Where the scale, theme and reduced motion in effect come from (typed, never strings).
+    var sources = SettingOrigins()
     /// The scale's layers but the desktop's (BadgeApplication+Monitors.swift).
     var scalePolicy = MonitorScalePolicy()
     var exitStatus: ExitStatus?
@@ -123,15 +116,11 @@ final class BadgeApplication {
         }
         let config = loaded ?? DemoToolbar.defaultConfig
         for warning in config.warnings { StandardError.write("badge-demo: \(warning)") }
-        allowsRoot = loaded?.allowsRoot ?? false
-        sourceConfigs = config.buttons.compactMap { button in button.source.map { (button.id, $0) } }
-        quietChoices = Dictionary(config.buttons.map { ($0.id, $0.doNotDisturb) }, uniquingKeysWith: { first, _ in first })
-        clickActions = Dictionary(config.buttons.compactMap { button in button.click.map { (button.id, $0) } }, uniquingKeysWith: { first, _ in first })
-        usesDefaultSources = !(loaded?.listsButtons ?? false)
+        self.config = AppConfig(config, fromFile: loaded != nil)
         // Where each setting comes from: a flag, then the config file, then the desktop (live).
-        sources.scale = options.scale != nil ? "flag" : config.scale != nil ? "config" : "default"
-        sources.theme = options.themeFromFlag ? "flag" : config.theme != nil ? "config" : "default"
-        sources.reducedMotion = options.reduceMotion ? "flag" : "default"
+        sources.scale = options.scale != nil ? .flag : config.scale != nil ? .config : .default
+        sources.theme = options.themeFromFlag ? .flag : config.theme != nil ? .config : .default
+        sources.reducedMotion = options.reduceMotion ? .flag : .default
         scalePolicy = Self.scalePolicy(flag: options.scale, config: config)
         if options.scale == nil { options.scale = config.scale }
         if !options.themeFromFlag, let theme = config.theme { options.theme = theme }
@@ -146,7 +135,7 @@ final class BadgeApplication {
         let strings = locale.badgeStrings
         for button in toolbar.buttons { button.badge.strings = strings }
         // Where each value comes from: the bundled toolbar's are the demo's samples, a file's its own.
-        let boundKinds = usesDefaultSources ? [:] : Dictionary(sourceConfigs.map { ($0.id, $0.source.kind) }, uniquingKeysWith: { first, _ in first })
+        let boundKinds = self.config.boundKinds
         for button in toolbar.buttons {
             // A bound button's `content` was left out (ToolbarConfig): it shows only what a source gave.
             if options.counts[button.id] != nil || boundKinds[button.id] != nil {

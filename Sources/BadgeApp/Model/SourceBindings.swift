@@ -273,9 +273,9 @@ final class SourceBindings {
         }
     }
 
-    /// The per-button choices of unbound buttons (from the config), by id.
-    var quietChoices: [String: DoNotDisturbDisplay] = [:]
-    private func quietDefault(of id: String) -> DoNotDisturbDisplay { quietChoices[id] ?? .dot }
+    /// The Do Not Disturb choice of an unbound button (the config's, kept by the app).
+    var quietChoice: (String) -> DoNotDisturbDisplay = { _ in .dot }
+    private func quietDefault(of id: String) -> DoNotDisturbDisplay { quietChoice(id) }
 
     /// `state`'s `source` of a bound button.
     func state(of buttonID: String, now: Double = SystemTime.realtime) -> JSONValue {

@@ -91,7 +91,7 @@ enum ControlEvents {
     /// window pixels), focus, title, animation, urgency, tooltip, reduced motion, size, the control
     /// socket, the D-Bus interface and the tray icon.
     static func state(_ host: ToolbarHost, now: Double, theme: Theme = .light,
-                      sources: (scale: String, theme: String, reducedMotion: String) = ("default", "default", "default"),
+                      sources: SettingOrigins = SettingOrigins(),
                       monitor: String? = nil, socket: JSONValue = .null, dbus: JSONValue = .null, tray: JSONValue = .null,
                       buttonSource: (String) -> JSONValue = { _ in .null }) -> JSONValue {
         let toolbar = host.toolbar
@@ -125,11 +125,11 @@ enum ControlEvents {
                         ("accessibility", .object(accessibilityFields(host.accessibilityStatus)
                             + [("eventsSent", .int(host.accessibilityEventsSent))])),
                         ("sessionBus", host.sessionBusStatus.map { .string($0) } ?? .null), ("reducedMotion", .bool(host.reducesMotion)), ("upload", .string(host.uploadMethod)),
-                        ("settings", .object([("scale", .double(host.scale)), ("scaleFrom", .string(sources.scale)),
+                        ("settings", .object([("scale", .double(host.scale)), ("scaleFrom", .string(sources.scale.rawValue)),
                                               ("monitor", monitor.map { .string($0) } ?? .null),
-                                              ("theme", .string(theme.name)), ("themeFrom", .string(sources.theme)),
+                                              ("theme", .string(theme.name)), ("themeFrom", .string(sources.theme.rawValue)),
                                               ("reducedMotion", .bool(host.reducesMotion)),
-                                              ("reducedMotionFrom", .string(sources.reducedMotion))])),
+                                              ("reducedMotionFrom", .string(sources.reducedMotion.rawValue))])),
                         ("size", .object([("width", .int(host.size.width)), ("height", .int(host.size.height))])),
                         ("controlSocket", socket), ("dbus", dbus), ("tray", tray)])
     }

@@ -15,7 +15,7 @@ package struct BadgeBusInterface {
     /// The interface's version (the `Version` property); a new major version gets a new name.
     package static let version: UInt32 = 1
 
-    /// A change a method asks for: the edits every front end shares (``BadgeCore/BadgeEdit``).
+    /// A change a method asks for: the edits every front end shares (`BadgeEdit`).
     package typealias Change = BadgeEdit
 
     /// What to send back (and do).

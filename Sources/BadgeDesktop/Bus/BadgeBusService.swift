@@ -8,7 +8,7 @@ import CDBusProtocol
 /// - Methods: `Set(s id, x count)`, `Increment(s id, x step)`, `Decrement(s id, x step)`,
 ///   `Clear(s id)` (an empty id clears every button), `SetText(s id, s text)`, `ShowDot(s id, b blink)`.
 ///   Each changes the badge as input does, through the model's funnel
-///   (``BadgeCore/ToolbarModel/change(_:cause:_:)``, cause `control`): no window is involved.
+///   (`ToolbarModel.change(_:cause:_:)`, cause `control`): no window is involved.
 /// - Read-only properties: `Buttons` (`as`, the ids in order), `Badges` (`a{sa{sv}}`: each id's
 ///   "kind", "text", and "count" or "blink"), `Version` (`u`, 1).
 /// - Signals: `BadgeChanged(s id, a{sv} content)` on every change, and the standard
@@ -107,7 +107,7 @@ public final class BadgeBusService {
     }
 
     /// Tells the service that `button`'s badge changed (forward every
-    /// ``BadgeCore/ToolbarModel/Change/badge(_:cause:countRose:)`` here): it sends `BadgeChanged`, and
+    /// `ToolbarModel.Change.badge(_:cause:countRose:)` here): it sends `BadgeChanged`, and
     /// `PropertiesChanged` when `Badges` differs from what was last signalled.
     public func badgeChanged(_ button: ToolbarButton) {
         guard let bus, let model, canSignal(on: bus) else { return }
@@ -121,7 +121,7 @@ public final class BadgeBusService {
         bus.send(interface.itemActivated(buttonID: buttonID, key: key))
     }
 
-    /// Tells the service that the model shows another toolbar (``BadgeCore/ToolbarModel/replace(toolbar:)``): it
+    /// Tells the service that the model shows another toolbar (`ToolbarModel.replace(toolbar:)`): it
     /// sends `PropertiesChanged` for `Buttons` and `Badges`.
     public func toolbarReplaced() {
         guard let bus, let model, canSignal(on: bus) else { return }

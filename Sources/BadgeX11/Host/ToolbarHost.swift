@@ -85,9 +85,9 @@ public final class ToolbarHost {
     }
 
     /// The model the host is a view of: the one owner of the buttons and their badges. The host
-    /// draws what it says and sends the user's intents to it (``ToolbarModel/change(_:cause:_:)``).
+    /// draws what it says and sends the user's intents to it (`ToolbarModel.change(_:cause:_:)`).
     public let model: ToolbarModel
-    /// The toolbar shown: the model's (``ToolbarModel/replace(toolbar:)`` swaps it).
+    /// The toolbar shown: the model's (`ToolbarModel.replace(toolbar:)` swaps it).
     public var toolbar: Toolbar { model.toolbar }
     /// The host's registration with ``model``.
     private var modelObservation: ToolbarModel.Observation?
@@ -327,7 +327,7 @@ public final class ToolbarHost {
     }
 
     /// Changes a badge the way input does, through the model's funnel
-    /// (``ToolbarModel/change(_:cause:_:)``): the change is reported
+    /// (`ToolbarModel.change(_:cause:_:)`): the change is reported
     /// (``Event/badgeChanged(_:cause:)``), a screen reader hears the new description, and a count
     /// that rises while the top-level window is unfocused makes it ask for attention.
     public func change(_ button: ToolbarButton, cause: ChangeCause, _ body: (BadgeController) -> Void) {
