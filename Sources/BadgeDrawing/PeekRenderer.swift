@@ -86,7 +86,7 @@ public final class PeekRenderer {
     }
 
     /// The height of `row`, in logical units: a title line, and a detail line when it has one
-    /// (what a note that stands for cut rows takes: ``PeekPlacement``'s fit).
+    /// (what a note that stands for cut rows takes: `PeekPlacement`'s fit).
     public func rowHeight(_ row: PeekRow) -> Double {
         let title = text.size(of: "Ag", font: Self.titleFont).height
         let detail = row.detail == nil ? 0 : text.size(of: "Ag", font: Self.detailFont).height + 1

@@ -166,3 +166,108 @@ struct DaemonsBesideLauncherTests {
         #expect(try state.button("chat").count == 3)
     }
 }
+
+/// Every kind of source on one toolbar at once (so every pair of kinds shares a toolbar):
+/// notifications (dunst), Maildir, notmuch, a launcher count, a command and IMAP on Dovecot; after
+/// an event on each, every button is exact and current.
+@Suite("E2E: every kind of source on one toolbar", .endToEnd(minutes: 4),
+       .enabled(if: access("/usr/sbin/dovecot", X_OK) == 0 && access("/usr/bin/notmuch", X_OK) == 0 && findOnPath("dunst") != nil
+                && findOnPath("notify-send") != nil, "needs dovecot-imapd, notmuch, dunst and notify-send"))
+struct EveryKindAtOnceTests {
+    static func isShown(_ wanted: [String: Int?], in state: AppState) throws -> Bool {
+        for (id, count) in wanted {
+            let button = try state.button(id)
+            guard button.json["confidence"]?.string == "current" else { return false }
+            if let count { guard button.count == count else { return false } } else { guard button.contentKind == "none" else { return false } }
+        }
+        return true
+    }
+
+    static func expect(_ s: DemoSession, _ wanted: [String: Int?], after what: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let deadline = Deadline(seconds: 15)
+        var state = try s.state()
+        while try !isShown(wanted, in: state), !deadline.hasPassed {
+            _ = try? s.app.readEvent(named: "change", timeout: 0.2)
+            state = try s.state()
+        }
+        let shown = state.buttons.map { "\($0.id) \($0.count.map(String.init) ?? $0.contentKind) \($0.json["confidence"]?.string ?? "?") (\($0.description))" }
+        #expect(try isShown(wanted, in: state), "after \(what): wanted \(wanted.sorted { $0.key < $1.key }); shown \(shown)", sourceLocation: sourceLocation)
+    }
+
+    @Test("dunst, Maildir, notmuch, a launcher, a command and IMAP live together: an event on each leaves every button exact")
+    func sixKinds() throws {
+        let f = try SourceBindingTests.Folder("six-kinds")
+        let imap = try IMAPEndToEndTests.Server("six-kinds")
+        try imap.deliver("Ann <ann@example.org>", "first")
+        for folder in ["/mail", "/Maildir"] { #expect(mkdir(f.path + folder, 0o700) == 0) }
+        try f.mailbox("Maildir/INBOX", "for i in range(2): m.add('Subject: %d\\n\\nbody' % i)")
+        try f.mailbox("mail/INBOX", "m.add('From: a@example.org\\nSubject: nm\\n\\nbody')")
+        f.write("notmuch-config", "[database]\npath=\(f.path)/mail\n[user]\nname=Test\nprimary_email=test@example.org\n[new]\ntags=unread;inbox;\n[maildir]\nsynchronize_flags=true\n")
+        let notmuchEnvironment = ["NOTMUCH_CONFIG": f.path + "/notmuch-config", "HOME": f.path]
+        func notmuch(_ arguments: [String]) throws -> String {
+            let tool = try ChildProcess(executable: "/usr/bin/notmuch", arguments: arguments,
+                                        environment: .inherited(adding: notmuchEnvironment))
+            let output = try tool.readLine(timeout: 20) ?? ""
+            #expect(tool.waitForExit(timeout: 20) == .exited(0), "notmuch \(arguments): \(tool.stderrText)")
+            return output
+        }
+        _ = try notmuch(["new", "--quiet"])
+        f.write("ci-count", "1\n")
+        let imapSource = #"{"imap": {"host": "localhost", "port": \#(imap.port), "user": "alice", "caFile": "\#(imap.folder)/cert.pem", "keepalive": 2, "timeout": 2, "password": {"command": ["cat", "\#(imap.folder)/password"]}}}"#
+        f.write("config.json", #"""
+            {"buttons": [{"id": "bell", "icon": "bell", "source": {"notifications": true}},
+                         {"id": "mail", "icon": "mail", "source": {"maildir": "\#(f.path)/Maildir", "folders": ["INBOX"]}},
+                         {"id": "nm", "icon": "mail", "source": {"notmuch": "tag:unread"}},
+                         {"id": "chat", "icon": "chat", "source": {"launcher": "org.example.Chat"}},
+                         {"id": "ci", "icon": "updates", "source": {"command": ["cat", "\#(f.path)/ci-count"], "interval": 60}},
+                         {"id": "imap", "icon": "mail", "source": \#(imapSource)}]}
+            """#)
+        let bus = try SessionBus()
+        var daemon: ChildProcess?
+        defer { daemon?.kill(SIGKILL); daemon?.waitForExit(timeout: 5) }
+        let s = try DemoSession("six-kinds", arguments: ["--config", f.path + "/config.json", "--no-state"], screenWidth: 800,
+                                environment: notmuchEnvironment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 }) { server, _ in
+            daemon = try ChildProcess(executable: "dunst", arguments: [],
+                                      environment: .inherited(adding: ["DISPLAY": server.display, "DBUS_SESSION_BUS_ADDRESS": bus.address]))
+            try bus.waitForOwner(of: "org.freedesktop.Notifications")
+        }
+        let chat = try LauncherSender.start(bus: bus, desktopID: "org.example.Chat")
+        defer { chat.kill(SIGKILL); chat.waitForExit(timeout: 5) }
+        try LauncherSender.broadcast(5, from: chat) { (try? s.state().button("chat").count) == 5 }
+        var wanted: [String: Int?] = ["bell": nil, "mail": 2, "nm": 1, "chat": 5, "ci": 1, "imap": 1]
+        try Self.expect(s, wanted, after: "the start")
+
+        let tools = ChildEnvironment.inherited(adding: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let notify = try ChildProcess(executable: "notify-send", arguments: ["-u", "critical", "hello"], environment: tools)
+        #expect(notify.waitForExit(timeout: 10) == .exited(0))
+        wanted["bell"] = 1
+        try Self.expect(s, wanted, after: "a notification")
+
+        try f.mailbox("Maildir/INBOX", "m.add('Subject: new\\n\\nbody')")
+        wanted["mail"] = 3
+        try Self.expect(s, wanted, after: "a Maildir delivery")
+
+        try f.mailbox("mail/INBOX", "m.add('From: b@example.org\\nSubject: nm 2\\n\\nbody')")
+        _ = try notmuch(["new", "--quiet"])
+        wanted["nm"] = 2
+        try Self.expect(s, wanted, after: "notmuch new")
+        let first = try notmuch(["search", "--output=messages", "--limit=1", "tag:unread"])
+        _ = try notmuch(["tag", "-unread", "--", first])
+        wanted["nm"] = 1
+        try Self.expect(s, wanted, after: "notmuch tag -unread")
+
+        try chat.writeLine("count 6")
+        _ = try chat.readLine(timeout: 10)
+        wanted["chat"] = 6
+        try Self.expect(s, wanted, after: "a new launcher count")
+
+        f.write("ci-count", "3\n")
+        try s.command("refresh ci")
+        wanted["ci"] = 3
+        try Self.expect(s, wanted, after: "the command's new count")
+
+        try imap.deliver("Bob <bob@example.org>", "second")
+        wanted["imap"] = 2
+        try Self.expect(s, wanted, after: "an IMAP delivery")
+    }
+}

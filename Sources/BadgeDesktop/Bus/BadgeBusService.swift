@@ -76,8 +76,9 @@ public final class BadgeBusService {
     /// The `Badges` value last signalled (a change that leaves it as it was sends no PropertiesChanged).
     private var signalledBadges: DBusValue?
 
-    /// Offers `model`'s badges as `objectPath` under the well-known name `busName`, on the bus given
-    /// to ``start(on:)``. Throws when either is not a valid D-Bus name.
+    /// Offers `model`'s badges as `objectPath` under the well-known name `busName`, on the session
+    /// bus it is started on (a toolbar host's: BadgeX11's `init(host:busName:objectPath:)` starts it
+    /// with the host's bus). Throws when either is not a valid D-Bus name.
     public init(model: ToolbarModel, busName: String, objectPath: String) throws(InvalidName) {
         guard DBusIntrospection.isValidBusName(busName) else {
             throw InvalidName(description: "\"\(busName.prefix(80))\" is not a D-Bus bus name (two or more dot-separated elements of A-Z, a-z, 0-9, _ and -, not starting with a digit, at most 255 bytes)")

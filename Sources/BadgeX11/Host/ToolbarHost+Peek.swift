@@ -5,7 +5,7 @@ import Glibc
 
 /// The peek: a popup under a button that lists what is behind its badge, as GTK's and Qt's popup
 /// menus behave on X11. The host asks for it (``Event/peekRequested(_:_:)``: a right press, the
-/// Menu key, Shift+F10), the application gives the rows (``openPeek(for:rows:trigger:)``), and
+/// Menu key, Shift+F10), the application gives the rows (``openPeek(for:rows:trigger:strings:)``), and
 /// the host reports what the person did with them (``Event/peek(_:)``).
 ///
 /// - It is an override-redirect `_NET_WM_WINDOW_TYPE_POPUP_MENU` window, transient for the

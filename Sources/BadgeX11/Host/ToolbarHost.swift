@@ -75,7 +75,7 @@ public final class ToolbarHost {
         /// your own widgets now. Not reported for ``focus(from:)``, which is your own call.
         case focusEntered
         /// A right press, the Menu key or Shift+F10 asks for `button`'s peek: open one with
-        /// ``openPeek(for:rows:trigger:)``, or leave it.
+        /// ``openPeek(for:rows:trigger:strings:)``, or leave it.
         case peekRequested(ToolbarButton, PeekTrigger)
         /// The open peek was shown, activated, dismissed or closed.
         case peek(PeekEvent)

@@ -35,7 +35,7 @@ public final class TrayIcon {
     public var onActivate: (() -> Void)?
     /// Called with where to open a menu (root pixels): a right click on the XEmbed icon (its
     /// rectangle), or the StatusNotifierItem host's `ContextMenu(x, y)` (that point). Open the
-    /// peek there (``ToolbarHost/openPeek(anchoredAt:id:rows:trigger:)``).
+    /// peek there (``ToolbarHost/openPeek(anchoredAt:id:rows:trigger:strings:)``).
     public var onContextMenu: ((PixelRect) -> Void)?
     /// Called when ``kind`` or ``size`` changes.
     public var onChange: (() -> Void)?
