@@ -15,7 +15,7 @@ extension BadgeApplication {
         let menu = peekMenu(for: button)
         do {
             try host.openPeek(for: button, rows: menu.rows, trigger: trigger, strings: peekWords.peek)
-            openPeekMenu = menu
+            peek.opened(menu)
         } catch {
             StandardError.write("badge-demo: \(button.id): cannot open the peek: \(error)")
             board.apply(.event(.error(source: "peek", reason: "\(button.id): cannot open the peek: \(error)")))
@@ -27,7 +27,7 @@ extension BadgeApplication {
         let menu = PeekMenu.total(of: toolbar.buttons, now: SystemTime.realtime, words: peekWords)
         do {
             try host.openPeek(anchoredAt: anchor, id: menu.buttonID, rows: menu.rows, trigger: .pointer, strings: peekWords.peek)
-            openPeekMenu = menu
+            peek.opened(menu)
         } catch {
             StandardError.write("badge-demo: the tray: cannot open the peek: \(error)")
             board.apply(.event(.error(source: "peek", reason: "the tray: cannot open the peek: \(error)")))
@@ -56,14 +56,14 @@ extension BadgeApplication {
         case .opened(let id):
             board.apply(.event(.peek(action: "opened", id: id)))
         case .closed(let id, let reason):
-            openPeekMenu = nil
+            peek.closed()
             board.apply(.event(.peek(action: "closed", id: id, fields: [("reason", .string(reason.rawValue))])))
         case .activated(let id, let row):
-            guard let menu = openPeekMenu, menu.buttonID == id else { return }
+            guard let menu = peek.openMenu, menu.buttonID == id else { return }
             board.apply(.event(.peek(action: "activated", id: id, fields: [("row", .int(row))])))
             activate(menu.entry(at: row), host: host)
         case .dismissed(let id, let row):
-            guard let menu = openPeekMenu, menu.buttonID == id, case .item(let buttonID, let key) = menu.entry(at: row),
+            guard let menu = peek.openMenu, menu.buttonID == id, case .item(let buttonID, let key) = menu.entry(at: row),
                   let button = toolbar.button(id: buttonID), let item = button.badge.items.item(forKey: key) else { return }
             board.apply(.event(.peek(action: "dismissed", id: id, fields: [("row", .int(row)), ("key", .string(key))])))
             dismiss(item, of: button, host: host)

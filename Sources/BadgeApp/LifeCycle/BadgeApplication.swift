@@ -69,8 +69,8 @@ final class BadgeApplication {
     var scalePolicy = MonitorScalePolicy()
     var exitStatus: ExitStatus?
     var updatesBlinkRequested = false
-    /// The open peek's rows and what they stand for (nil while none is open).
-    var openPeekMenu: PeekMenu?
+    /// The open peek's owner (its menu), a board output too.
+    private(set) lazy var peek = PeekController(application: self)
 
     /// Prepares the toolbar, text and icons; throws ``DemoSetupError`` for an unusable config or
     /// icon file (naming it), or a drawing error when text or icons cannot be set up.
@@ -149,7 +149,7 @@ final class BadgeApplication {
         origins.sourceKind = { [weak self] id in self?.bindings?.binding(of: id)?.config.kind }
         board.observe(origins, at: .state)
         board.observe(EventStreamOutput(publish: { [weak self] event in self?.publish(event) }))
-        board.observe(PeekOutput(application: self))
+        board.observe(peek)
     }
 
     /// Shows `content` on `badge` without an animation.
