@@ -72,8 +72,7 @@ extension BadgeApplication {
         bindings?.toolbarReplaced(newToolbar)
         startSources(host)
         if allowedRoot != config.allowsRoot {
-            socket?.allowsRoot = config.allowsRoot
-            if socket?.onLine != nil { updateSocketStatus() }
+            socket.allowRoot(config.allowsRoot)
         }
         if sources.theme == .config || sources.theme == .default, let theme = config.theme {
             renderer.theme = theme

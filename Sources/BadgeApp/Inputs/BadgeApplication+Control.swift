@@ -111,7 +111,7 @@ extension BadgeApplication {
 
     /// The `state` event now.
     func state(of host: ToolbarHost) -> JSONValue {
-        ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, monitor: monitorName, socket: socketStatus,
+        ControlEvents.state(host, now: clock.now, theme: renderer.theme, sources: sources, monitor: monitorName, socket: socket.status,
                             dbus: busState, tray: trayState,
                             buttonSource: { [bindings] id in bindings?.state(of: id) ?? .null })
     }
@@ -121,62 +121,26 @@ extension BadgeApplication {
     /// other part applies a change or a ``StreamEvent`` to the board.
     func publish(_ event: JSONValue) {
         control?.emit(event)
-        socket?.broadcast(event.serialized)
+        socket.broadcast(event.serialized)
     }
 
     // MARK: Control socket
 
-    /// Takes what the launch claimed (``SingleInstance``): the profile, its lock and the bound
-    /// socket; or says why there is no socket.
+    /// Takes what the launch claimed (``SingleInstance``): the profile (and its bus name), its lock
+    /// and the bound socket; or why there is no socket.
     func adopt(_ claim: SingleInstance.Claim) {
-        switch claim {
-        case .primary(let profile, let lock, let server, let problem):
-            self.profile = profile
-            busName = Self.busName(forProfile: profile.optionValue)
-            instanceLock = lock
-            socket = server
-            if let problem {
-                socketWarning = problem
-                socketStatus = .object([("status", .string("off")), ("reason", .string(problem)), ("profile", .string(profile.name))])
-            }
-            server?.allowsRoot = config.allowsRoot
-        case .alone(let reason):
-            socketWarning = reason
-            socketStatus = .object([("status", .string("off")), ("reason", .string(reason ?? "offscreen"))])
-        case .handOver, .refused:
-            break
-        }
+        socket.adopt(claim, allowsRoot: config.allowsRoot)
+        if case .primary(let profile, _, _, _) = claim { busName = Self.busName(forProfile: profile.optionValue) }
     }
 
-    /// Serves the control socket bound at start (from the first frame on: clients that came
-    /// earlier wait in its backlog).
+    /// Serves the control socket bound at start (from the first frame on).
     func startSocket() {
-        // Said once the window is up: without a display, the display's error is the first line.
-        if let warning = socketWarning {
-            StandardError.write("badge-demo: \(warning)")
-            socketWarning = nil
-        }
-        guard let server = socket, server.onLine == nil else { return }
-        server.onLine = { [weak self, weak server] client, line in
-            guard let self, let server else { return }
-            self.socketLine(line, from: client, server: server)
-        }
-        server.onLog = { [weak self] message in
-            StandardError.write("badge-demo: \(message)")
-            self?.board.apply(.event(.error(source: "socket", reason: message)))
-        }
-        loop.add(server.source(paused: { [weak self] in self?.control?.isBackedUp == true }))
-        loop.addDeadline(named: "control-socket") { [weak server] in server?.timeUntilDue }
-        loop.addPreparation(named: "control-socket") { [weak server] in server?.expire() ?? false }
-        updateSocketStatus()
-    }
-
-    /// `state`'s `controlSocket` while the socket is served.
-    func updateSocketStatus() {
-        guard let server = socket else { return }
-        socketStatus = .object([("status", .string("listening")), ("path", .string(server.path)),
-                                ("protocol", .int(ControlSocketServer.protocolVersion)), ("profile", .string(profile.name)),
-                                ("allowsRoot", .bool(config.allowsRoot))])
+        socket.start(on: loop, allowsRoot: config.allowsRoot, paused: { [weak self] in self?.control?.isBackedUp == true },
+                     onLine: { [weak self] line, client, server in self?.socketLine(line, from: client, server: server) },
+                     onLog: { [weak self] message in
+                         StandardError.write("badge-demo: \(message)")
+                         self?.board.apply(.event(.error(source: "socket", reason: message)))
+                     })
     }
 
     /// What root may do through another user's socket, when the config allows root at all:
@@ -195,7 +159,7 @@ extension BadgeApplication {
         let trimmed = words.count == 1 ? String(words[0]) : ""
         if trimmed == "hello" {
             server.reply(JSONValue.object([("reply", .string("ok")), ("protocol", .int(ControlSocketServer.protocolVersion)),
-                                           ("pid", .int(Int(getpid()))), ("profile", .string(profile.name))]).serialized, to: client)
+                                           ("pid", .int(Int(getpid()))), ("profile", .string(socket.profile.name))]).serialized, to: client)
             return
         }
         if trimmed == "subscribe" {

@@ -10,6 +10,15 @@ extension BadgeApplication {
                                   fromMonitorSize: config.monitorScales.fromMonitorSize)
     }
 
+    /// The scale's layers in effect, kept once: the monitor follower's (its owner) once it runs,
+    /// the ones made at start before.
+    var scalePolicy: MonitorScalePolicy {
+        get { host?.monitorScaleFollower?.policy ?? startingScalePolicy }
+        set {
+            if let follower = host?.monitorScaleFollower { follower.policy = newValue } else { startingScalePolicy = newValue }
+        }
+    }
+
     /// Starts following the monitors' scales for `host`, with the desktop's scale as it is now.
     func startMonitorScale(_ host: ToolbarHost) {
         var policy = scalePolicy
@@ -23,17 +32,15 @@ extension BadgeApplication {
     /// The desktop's scale changed (XSETTINGS, `Xft.dpi`): one layer of the policy.
     func followDesktopScale(_ scale: Double?, host: ToolbarHost) {
         scalePolicy.desktop = scale
-        host.monitorScaleFollower?.policy.desktop = scale
     }
 
     /// The config file was read again: its layers replace the old ones (the flag stays).
     func applyScaleConfig(_ config: ToolbarConfig, host: ToolbarHost) {
-        let desktop = scalePolicy.desktop
-        scalePolicy = Self.scalePolicy(flag: scalePolicy.flag, config: config)
-        scalePolicy.desktop = desktop
+        var policy = Self.scalePolicy(flag: scalePolicy.flag, config: config)
+        policy.desktop = scalePolicy.desktop
+        scalePolicy = policy
         guard let follower = host.monitorScaleFollower else { return }
-        follower.policy = scalePolicy
-        warnAboutUnknownMonitors(scalePolicy, layout: follower.layout)
+        warnAboutUnknownMonitors(policy, layout: follower.layout)
     }
 
     /// One warning per configured name that names no monitor or output now (with RandR monitors).

@@ -34,11 +34,8 @@ final class BadgeApplication {
     let loop = EventLoop()
     var host: ToolbarHost?
     var control: ControlChannel?
-    /// The control socket, bound at start and served from the first frame on; nil when there is none.
-    var socket: ControlSocketServer?
-    /// The profile this instance runs (``SingleInstance``), and its lock, held for the app's life.
-    var profile = InstanceProfile.default
-    var instanceLock: InstanceLock?
+    /// The control socket, the profile this instance runs and its lock (``ControlSocketFront``).
+    let socket = ControlSocketFront()
     /// The buttons bound to sources (Maildir, notifications, launcher counts, commands), from the
     /// first frame on; nil before, or when none is bound.
     var bindings: SourceBindings?
@@ -46,10 +43,6 @@ final class BadgeApplication {
     /// derived once per reading: at start and at every reload.
     var config = AppConfig()
     var launcher: ProgramLauncher?
-    /// Why there is no control socket, said once the window is up.
-    var socketWarning: String?
-    /// Where the socket is, or why there is none (for `state`).
-    var socketStatus: JSONValue = .object([("status", .string("starting"))])
     var dock: LauncherEntry?
     /// The icon with the total in the system tray (BadgeApplication+Tray.swift); nil with `--no-tray`.
     var tray: TrayIcon?
@@ -65,8 +58,9 @@ final class BadgeApplication {
     let board = Board()
     /// Where the scale, theme and reduced motion in effect come from (typed, never strings).
     var sources = SettingOrigins()
-    /// The scale's layers but the desktop's (BadgeApplication+Monitors.swift).
-    var scalePolicy = MonitorScalePolicy()
+    /// The scale's layers (the flag's and the config's) until the monitor follower takes them
+    /// over; read and written through ``scalePolicy`` (BadgeApplication+Monitors.swift).
+    var startingScalePolicy = MonitorScalePolicy()
     var exitStatus: ExitStatus?
     var updatesBlinkRequested = false
     /// The open peek's owner (its menu), a board output too.
@@ -121,7 +115,7 @@ final class BadgeApplication {
         sources.scale = options.scale != nil ? .flag : config.scale != nil ? .config : .default
         sources.theme = options.themeFromFlag ? .flag : config.theme != nil ? .config : .default
         sources.reducedMotion = options.reduceMotion ? .flag : .default
-        scalePolicy = Self.scalePolicy(flag: options.scale, config: config)
+        startingScalePolicy = Self.scalePolicy(flag: options.scale, config: config)
         if options.scale == nil { options.scale = config.scale }
         if !options.themeFromFlag, let theme = config.theme { options.theme = theme }
         self.options = options
@@ -202,7 +196,7 @@ final class BadgeApplication {
                           sender: { [bindings] in bindings?.sender(of: $0) })
         // Give a reader half a second to take the last events (a script waiting for them after quit).
         control?.finish(timeout: exitStatus == .connectionLost ? 0.2 : 0.5)
-        socket?.shutdown()
+        socket.shutdown()
         bindings?.stop()
         host = nil
         return exitStatus ?? .closed
