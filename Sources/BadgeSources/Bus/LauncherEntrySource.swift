@@ -151,31 +151,29 @@ public final class LauncherEntrySource: BadgeSource {
     }
 
     private func receive(_ message: DBusMessage) {
-        do {
-            guard !followsItself, message.body.count == 2, let uri = message.body[0].stringValue, applicationURIs.contains(uri),
-                  let properties = message.body[1].stringKeyedEntries, let from = message.sender,
-                  from != connection.bus.uniqueName else { return }
-            let known = words.first { $0.sender == from }?.word
-            // A new sender that says nothing (an empty `Update`) has no word to show.
-            guard known != nil || ["count", "count-visible", "urgent"].contains(where: { properties[$0] != nil }) else { return }
-            var word = known ?? Word()
-            if let value = properties["count"]?.integerValue { word.count = max(0, value) }
-            if let visible = properties["count-visible"]?.boolValue { word.countVisible = visible }
-            if let flag = properties["urgent"]?.boolValue { word.urgent = flag }
-            words.removeAll { $0.sender == from }
-            words.append((from, word))
-            resumed = nil
-            if departures[from] == nil {
-                departures[from] = connection.bus.watchOwner(of: from) { [weak self] owner in
-                    if owner == nil { self?.left(from) }
-                }
+        guard !followsItself, message.body.count == 2, let uri = message.body[0].stringValue, applicationURIs.contains(uri),
+              let properties = message.body[1].stringKeyedEntries, let from = message.sender,
+              from != connection.bus.uniqueName else { return }
+        let known = words.first { $0.sender == from }?.word
+        // A new sender that says nothing (an empty `Update`) has no word to show.
+        guard known != nil || ["count", "count-visible", "urgent"].contains(where: { properties[$0] != nil }) else { return }
+        var word = known ?? Word()
+        if let value = properties["count"]?.integerValue { word.count = max(0, value) }
+        if let visible = properties["count-visible"]?.boolValue { word.countVisible = visible }
+        if let flag = properties["urgent"]?.boolValue { word.urgent = flag }
+        words.removeAll { $0.sender == from }
+        words.append((from, word))
+        resumed = nil
+        if departures[from] == nil {
+            departures[from] = connection.bus.watchOwner(of: from) { [weak self] owner in
+                if owner == nil { self?.left(from) }
             }
-            if words.count > Self.sendersLimit {
-                for old in words.prefix(words.count - Self.sendersLimit) { departures.removeValue(forKey: old.sender)?.cancel() }
-                words.removeFirst(words.count - Self.sendersLimit)
-            }
-            publish(SourceReading(content: content, description: describe(), updated: SystemTime.realtime))
         }
+        if words.count > Self.sendersLimit {
+            for old in words.prefix(words.count - Self.sendersLimit) { departures.removeValue(forKey: old.sender)?.cancel() }
+            words.removeFirst(words.count - Self.sendersLimit)
+        }
+        publish(SourceReading(content: content, description: describe(), updated: SystemTime.realtime))
     }
 
     /// `name`, which said something, left the bus: its word goes with it.
@@ -187,17 +185,15 @@ public final class LauncherEntrySource: BadgeSource {
                                   updated: SystemTime.realtime))
             return
         }
-        do {
-            guard let index = words.firstIndex(where: { $0.sender == name }) else { return }
-            let wasShown = index == words.count - 1
-            words.remove(at: index)
-            guard wasShown else { return }  // an earlier sender's word was not on show: nothing changes
-            if words.isEmpty {
-                publish(SourceReading(content: BadgeContent.none, description: "\(displayName) (launcher count): \(desktopID) left the bus",
-                                      updated: SystemTime.realtime))
-            } else {
-                publish(SourceReading(content: content, description: describe(), updated: SystemTime.realtime))
-            }
+        guard let index = words.firstIndex(where: { $0.sender == name }) else { return }
+        let wasShown = index == words.count - 1
+        words.remove(at: index)
+        guard wasShown else { return }  // an earlier sender's word was not on show: nothing changes
+        if words.isEmpty {
+            publish(SourceReading(content: BadgeContent.none, description: "\(displayName) (launcher count): \(desktopID) left the bus",
+                                  updated: SystemTime.realtime))
+        } else {
+            publish(SourceReading(content: content, description: describe(), updated: SystemTime.realtime))
         }
     }
 

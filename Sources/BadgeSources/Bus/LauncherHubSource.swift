@@ -84,31 +84,29 @@ public final class LauncherHubSource: BadgeSource {
     }
 
     private func receive(_ message: DBusMessage) {
-        do {
-            guard message.body.count == 2, let uri = message.body[0].stringValue, let id = DesktopFileID(uri)?.id,
-                  let properties = message.body[1].stringKeyedEntries, let from = message.sender,
-                  from != connection.bus.uniqueName, !isOwn(id) else { return }
-            let index = words.firstIndex { $0.sender == from && $0.desktopID == id }
-            guard index != nil || ["count", "count-visible", "urgent"].contains(where: { properties[$0] != nil }) else { return }
-            var word = index.map { words[$0] } ?? Word(sender: from, desktopID: id, time: SystemTime.realtime)
-            if let value = properties["count"]?.integerValue { word.count = max(0, value) }
-            if let visible = properties["count-visible"]?.boolValue { word.countVisible = visible }
-            if let flag = properties["urgent"]?.boolValue { word.urgent = flag }
-            word.time = SystemTime.realtime
-            if let index { words.remove(at: index) }
-            words.append(word)
-            if words.count > Self.applicationsLimit { words.removeFirst(words.count - Self.applicationsLimit) }
-            if departures[from] == nil {
-                departures[from] = connection.bus.watchOwner(of: from) { [weak self] owner in
-                    if owner == nil { self?.left(from) }
-                }
+        guard message.body.count == 2, let uri = message.body[0].stringValue, let id = DesktopFileID(uri)?.id,
+              let properties = message.body[1].stringKeyedEntries, let from = message.sender,
+              from != connection.bus.uniqueName, !isOwn(id) else { return }
+        let index = words.firstIndex { $0.sender == from && $0.desktopID == id }
+        guard index != nil || ["count", "count-visible", "urgent"].contains(where: { properties[$0] != nil }) else { return }
+        var word = index.map { words[$0] } ?? Word(sender: from, desktopID: id, time: SystemTime.realtime)
+        if let value = properties["count"]?.integerValue { word.count = max(0, value) }
+        if let visible = properties["count-visible"]?.boolValue { word.countVisible = visible }
+        if let flag = properties["urgent"]?.boolValue { word.urgent = flag }
+        word.time = SystemTime.realtime
+        if let index { words.remove(at: index) }
+        words.append(word)
+        if words.count > Self.applicationsLimit { words.removeFirst(words.count - Self.applicationsLimit) }
+        if departures[from] == nil {
+            departures[from] = connection.bus.watchOwner(of: from) { [weak self] owner in
+                if owner == nil { self?.left(from) }
             }
-            for (sender, watch) in departures where !words.contains(where: { $0.sender == sender }) {
-                watch.cancel()
-                departures[sender] = nil
-            }
-            publishWords()
         }
+        for (sender, watch) in departures where !words.contains(where: { $0.sender == sender }) {
+            watch.cancel()
+            departures[sender] = nil
+        }
+        publishWords()
     }
 
     /// `name`, which said something, left the bus: its applications' counts go with it.
