@@ -20,9 +20,15 @@ struct IMAPEndToEndTests {
         private var process: ChildProcess?
 
         init(_ name: String) throws {
-            folder = try Artifacts.path(for: "imap-\(name)-\(getpid())")
-            removeTree(folder)
-            #expect(mkdir(folder, 0o755) == 0)
+            // Under /tmp, not the checkout's .build: Dovecot's auth and mail processes run as its own
+            // users (as root, in CI) and must reach the passwd file and the mail, which a checkout in
+            // a private folder (a fresh clone in `mktemp -d`, mode 0700) would not let them.
+            var template = Array("/tmp/badgekit-imap-\(name.prefix(20))-XXXXXX".utf8CString)
+            let made = template.withUnsafeMutableBufferPointer { buffer in
+                buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+            }
+            guard let made else { throw HarnessError("mkdtemp under /tmp failed: errno \(errno)") }
+            folder = made
             try Self.run("setup", folder)
             password = Self.read(folder + "/password")
             // A port picked free can be taken by another server (another Dovecot on a busy

@@ -21,6 +21,15 @@ def setup(d):
     for sub in ("run", "state", "home"):
         os.makedirs(os.path.join(d, sub), exist_ok=True)
     os.chmod(d, 0o755)
+    if os.getuid() == 0:
+        # Dovecot's auth and mail processes run as its own users: every folder above this one must
+        # let them through, or every login fails later with "Temporary authentication failure".
+        parent = os.path.dirname(d)
+        while parent != os.path.dirname(parent):
+            if not os.stat(parent).st_mode & 0o001:
+                sys.exit("setup: %s (mode %o) does not let Dovecot's users (dovecot, dovenull) through to %s: "
+                         "put the fixture's folder elsewhere (under /tmp)" % (parent, os.stat(parent).st_mode & 0o777, d))
+            parent = os.path.dirname(parent)
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
                     "-addext", "subjectAltName=DNS:localhost", "-days", "2",
                     "-keyout", os.path.join(d, "key.pem"), "-out", os.path.join(d, "cert.pem")],
