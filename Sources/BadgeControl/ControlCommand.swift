@@ -4,6 +4,7 @@ import BadgeCore
 ///
 /// Grammar: `set ID N`, `inc ID [N]`, `dec ID [N]`, `text ID TEXT`, `dot ID [blink]`, `clear ID|all`,
 /// `add ID KEY TITLE[<tab>DETAIL]`, `add ID {JSON}`, `remove ID KEY`, `items ID`,
+/// `click ID [left|middle|right|up|down]`, `peek ID|all [--at X,Y[,W,H]]`,
 /// `state`, `sync TOKEN`, `activate [STARTUP_ID]`, `refresh [ID|all]`, `explain ID`, `quit`. Parsing never traps: a bad line becomes a `ControlCommandError`.
 package enum ControlCommand: Hashable, Sendable {
     /// Set a count (0 or more).
@@ -24,6 +25,13 @@ package enum ControlCommand: Hashable, Sendable {
     case removeItem(id: String, key: String)
     /// Report a badge's items, all of them.
     case items(id: String)
+    /// Do what a click with `pointer` on the button in the window does: its click action, a new
+    /// reading of its source, the peek of its items or the count's change; the secondary button
+    /// opens the peek at the pointer. What a bar sends when one of its blocks is clicked.
+    case click(id: String, pointer: PointerButton)
+    /// Open the peek of a button (of every button, as the tray's, when `id` is nil) next to
+    /// `anchor` (root pixels: where a bar was clicked), or at the pointer when `anchor` is nil.
+    case peek(id: String?, anchor: PixelRect?)
     /// Report every button's state.
     case state
     /// Answer with the token once everything before it is drawn and flushed.
@@ -42,7 +50,8 @@ package enum ControlCommand: Hashable, Sendable {
     /// `msg --help`, the unknown-command error and the tests.
     package static let forms = [
         "set ID N", "inc ID [N]", "dec ID [N]", "text ID TEXT", "dot ID [blink]", "clear ID|all",
-        "add ID KEY TITLE[<tab>DETAIL]", "add ID {JSON}", "remove ID KEY", "items ID", "state",
+        "add ID KEY TITLE[<tab>DETAIL]", "add ID {JSON}", "remove ID KEY", "items ID",
+        "click ID [left|middle|right|up|down]", "peek ID|all [--at X,Y[,W,H]]", "state",
         "sync TOKEN", "activate [STARTUP_ID]", "refresh [ID|all]", "explain ID", "quit",
     ]
 
@@ -86,6 +95,14 @@ package enum ControlCommand: Hashable, Sendable {
         case "items":
             guard arguments.count == 1 else { return .failure(usage("items ID")) }
             return .success(.items(id: arguments[0]))
+        case "click":
+            guard arguments.count == 1 || arguments.count == 2 else { return .failure(usage("click ID [left|middle|right|up|down]")) }
+            guard let pointer = arguments.count == 2 ? PointerButton(controlName: arguments[1]) : .primary else {
+                return .failure(ControlCommandError("click: the button must be left, middle, right, up or down (or 1 to 5), not \"\(arguments[1].prefix(40))\""))
+            }
+            return .success(.click(id: arguments[0], pointer: pointer))
+        case "peek":
+            return parsePeek(arguments)
         case "state":
             guard arguments.isEmpty else { return .failure(usage("state")) }
             return .success(.state)
@@ -105,7 +122,7 @@ package enum ControlCommand: Hashable, Sendable {
             guard arguments.isEmpty else { return .failure(usage("quit")) }
             return .success(.quit)
         default:
-            return .failure(ControlCommandError("unknown command \"\(verb.prefix(40))\"; expected set, inc, dec, text, dot, clear, add, remove, items, state, sync, activate, refresh, explain or quit"))
+            return .failure(ControlCommandError("unknown command \"\(verb.prefix(40))\"; expected set, inc, dec, text, dot, clear, add, remove, items, click, peek, state, sync, activate, refresh, explain or quit"))
         }
     }
 
@@ -137,6 +154,26 @@ package enum ControlCommand: Hashable, Sendable {
         return .success(.addItem(id: id, item: BadgeItem(key: key, title: title, detail: detail, action: .producer, isDismissable: true)))
     }
 
+    /// `peek ID|all [--at X,Y[,W,H]]`: a point (the pointer's place in a bar's click) or a rectangle
+    /// (the clicked block), in root pixels.
+    private static func parsePeek(_ arguments: [String]) -> Result<ControlCommand, ControlCommandError> {
+        let form = "peek ID|all [--at X,Y[,W,H]]"
+        guard arguments.count == 1 || (arguments.count == 3 && arguments[1] == "--at") else { return .failure(usage(form)) }
+        let id = arguments[0] == "all" ? nil : arguments[0]
+        guard arguments.count == 3 else { return .success(.peek(id: id, anchor: nil)) }
+        let numbers = arguments[2].split(separator: ",", omittingEmptySubsequences: false)
+        let values = numbers.compactMap { Int($0) }
+        guard values.count == numbers.count, values.count == 2 || values.count == 4,
+              values.allSatisfy({ abs($0) <= maximumCoordinate }), values.dropFirst(2).allSatisfy({ $0 >= 0 }) else {
+            return .failure(ControlCommandError("peek: --at takes X,Y or X,Y,W,H in whole pixels (sizes 0 or more), not \"\(arguments[2].prefix(40))\""))
+        }
+        let anchor = PixelRect(x: values[0], y: values[1], width: values.count == 4 ? values[2] : 1, height: values.count == 4 ? values[3] : 1)
+        return .success(.peek(id: id, anchor: anchor))
+    }
+
+    /// The largest coordinate `peek --at` takes (X's coordinates are 16-bit).
+    package static let maximumCoordinate = 32767
+
     private static func usage(_ form: String) -> ControlCommandError {
         ControlCommandError("usage: \(form)")
     }
@@ -156,6 +193,21 @@ package enum ControlCommand: Hashable, Sendable {
         }
         guard value >= 0 else { return .failure(ControlCommandError("\(verb): the \(what) must be 0 or more, not \(value)")) }
         return .success(value)
+    }
+}
+
+extension PointerButton {
+    /// A button named in `click ID BUTTON`: `left`, `middle`, `right`, `up`, `down`, or X's and
+    /// i3bar's numbers 1 to 5 (1 left, 2 middle, 3 right, 4 wheel up, 5 wheel down).
+    package init?(controlName name: String) {
+        switch name {
+        case "left", "1": self = .primary
+        case "middle", "2": self = .middle
+        case "right", "3": self = .secondary
+        case "up", "4": self = .wheelUp
+        case "down", "5": self = .wheelDown
+        default: return nil
+        }
     }
 }
 

@@ -12,6 +12,22 @@ public enum PointerButton: Hashable, Sendable {
     case wheelDown
 }
 
+extension PointerButton {
+    /// What a click with this button does to a count when nothing else takes it (no click action,
+    /// no source that owns the count): the primary button adds 1, the middle button clears, the
+    /// wheel adds or takes 1. Nil for the secondary button, which opens the peek and never counts.
+    /// The window and a bar's click (`click ID BUTTON`) share it.
+    public var defaultAction: (action: BadgeAction, cause: ChangeCause)? {
+        switch self {
+        case .primary: return (.increment, .click)
+        case .middle: return (.clear, .click)
+        case .wheelUp: return (.increment, .wheel)
+        case .wheelDown: return (.decrement, .wheel)
+        case .secondary: return nil
+        }
+    }
+}
+
 /// What an input does to a badge.
 public enum BadgeAction: Hashable, Sendable {
     /// Raise the count by one.

@@ -161,8 +161,7 @@ public final class Toolbar {
         pointerMoved(to: point)
         guard let target = button(at: point) else { return nil }
         switch pointer {
-        case .wheelUp: return (target, .increment, .wheel)
-        case .wheelDown: return (target, .decrement, .wheel)
+        case .wheelUp, .wheelDown: return pointer.defaultAction.map { (target, $0.action, $0.cause) }
         case .secondary:
             // The secondary button asks for a context popup (the shell's peek), never counts.
             return nil
@@ -198,10 +197,8 @@ public final class Toolbar {
         pointerMoved(to: point)
         guard button(at: point) === current.button else { return nil }
         switch pointer {
-        case .primary: return (current.button, .increment, .click)
-        case .secondary: return nil
-        case .middle: return (current.button, .clear, .click)
-        case .wheelUp, .wheelDown: return nil
+        case .primary, .middle: return pointer.defaultAction.map { (current.button, $0.action, $0.cause) }
+        case .secondary, .wheelUp, .wheelDown: return nil
         }
     }
 

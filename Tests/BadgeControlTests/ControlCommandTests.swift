@@ -19,13 +19,24 @@ import Testing
         ("state", .state),
         ("sync abc-1", .sync(token: "abc-1")),
         ("quit\r", .quit),
+        ("click mail", .click(id: "mail", pointer: .primary)),
+        ("click mail middle", .click(id: "mail", pointer: .middle)),
+        ("click mail 3", .click(id: "mail", pointer: .secondary)),
+        ("click mail up", .click(id: "mail", pointer: .wheelUp)),
+        ("click mail 5", .click(id: "mail", pointer: .wheelDown)),
+        ("peek mail", .peek(id: "mail", anchor: nil)),
+        ("peek all", .peek(id: nil, anchor: nil)),
+        ("peek mail --at 10,-20", .peek(id: "mail", anchor: PixelRect(x: 10, y: -20, width: 1, height: 1))),
+        ("peek bell --at 100,580,80,20", .peek(id: "bell", anchor: PixelRect(x: 100, y: 580, width: 80, height: 20))),
     ])
     func parsesValidLines(line: String, expected: ControlCommand) throws {
         #expect(try ControlCommand.parse(line).get() == expected)
     }
 
     @Test(arguments: ["", "   ", "frobnicate", "set bell", "set bell x", "set bell 99999999999999999999999",
-                      "inc", "inc a b c", "dot bell fast", "clear", "state now", "sync", "sync a b", "quit 1", "text",
+                      "inc", "inc a b c", "dot bell fast", "click", "click mail 6", "click mail sideways",
+                      "click mail left extra", "peek", "peek mail --at", "peek mail --at 1", "peek mail --at 1,2,3",
+                      "peek mail --at 1,x", "peek mail --at 1,2,-3,4", "peek mail --at 99999,1", "peek mail at 1,2", "clear", "state now", "sync", "sync a b", "quit 1", "text",
                       String(repeating: "x", count: 5000)])
     func rejectsBadLinesWithAReason(line: String) {
         switch ControlCommand.parse(line) {

@@ -27,9 +27,9 @@ struct BarStreamTests {
         let s = try DemoSession("bar-formats", arguments: ["--no-state"], environment: ["XDG_RUNTIME_DIR": runtime])
         let polybar = try Self.watch("polybar", runtime: runtime)
         let waybar = try Self.watch("waybar", runtime: runtime)
-        let i3bar = try Self.watch("i3bar", runtime: runtime)
+        let i3bar = try Self.watch("i3blocks", runtime: runtime)
         defer { for child in [polybar, waybar, i3bar] { child.kill(SIGKILL); child.waitForExit(timeout: 5) } }
-        #expect(try polybar.readLine(timeout: 10) == "Notifications 3 · Mail 12 · Chat New · Updates •")
+        #expect(try polybar.readLine(timeout: 10).map(BarText.plain) == "Notifications 3 · Mail 12 · Chat New · Updates •")
         let firstWaybar = try JSONValue(parsing: try #require(try waybar.readLine(timeout: 10)))
         #expect(firstWaybar["text"]?.string == "Notifications 3 · Mail 12 · Chat New · Updates •")
         #expect(firstWaybar["tooltip"]?.string == "Notifications, 3 unread\nMail, 12 unread\nChat, New\nUpdates, new")
@@ -41,8 +41,8 @@ struct BarStreamTests {
         try s.command("set mail 5")
         try s.command("set mail 5")
         try s.command("clear chat")
-        #expect(try polybar.readLine(timeout: 10) == "Notifications 3 · Mail 5 · Chat New · Updates •")
-        #expect(try polybar.readLine(timeout: 10) == "Notifications 3 · Mail 5 · Updates •")
+        #expect(try polybar.readLine(timeout: 10).map(BarText.plain) == "Notifications 3 · Mail 5 · Chat New · Updates •")
+        #expect(try polybar.readLine(timeout: 10).map(BarText.plain) == "Notifications 3 · Mail 5 · Updates •")
         _ = try waybar.readLine(timeout: 10)
         let cleared = try JSONValue(parsing: try #require(try waybar.readLine(timeout: 10)))
         #expect(cleared["tooltip"]?.string == "Notifications, 3 unread\nMail, 5 unread\nChat\nUpdates, new")
@@ -53,7 +53,7 @@ struct BarStreamTests {
         try s.x.setInputFocus(window: s.x.root)
         try s.command("inc bell")
         var urgentLine = ""
-        while !urgentLine.contains("Notifications 4"), let line = try polybar.readLine(timeout: 10) { urgentLine = line }
+        while !urgentLine.contains("Notifications 4"), let line = try polybar.readLine(timeout: 10).map(BarText.plain) { urgentLine = line }
         #expect(urgentLine == "%{F#E53935}Notifications 4 · Mail 5 · Updates •%{F-}")
         var urgentWaybar: JSONValue?
         while urgentWaybar?["class"]?.string != "urgent", let line = try waybar.readLine(timeout: 10) { urgentWaybar = try JSONValue(parsing: line) }
@@ -67,7 +67,7 @@ struct BarStreamTests {
         while escaped?["text"]?.string?.contains("Chat") != true, let line = try waybar.readLine(timeout: 10) { escaped = try JSONValue(parsing: line) }
         #expect(escaped?["text"]?.string?.contains("Chat &lt;b&gt;%{F#") == true, "\(escaped.map { "\($0)" } ?? "")")
         var polybarLine = ""
-        while !polybarLine.contains("Chat"), let line = try polybar.readLine(timeout: 10) { polybarLine = line }
+        while !polybarLine.contains("Chat"), let line = try polybar.readLine(timeout: 10).map(BarText.plain) { polybarLine = line }
         #expect(polybarLine.contains("Chat <b>% {F#") && !polybarLine.contains("<b>%{"), "\(polybarLine)")
     }
 
@@ -96,9 +96,9 @@ struct BarStreamTests {
         #expect(!urgent, "the focused window still asks for attention")
         let polybar = try Self.watch("polybar", runtime: runtime)
         let waybar = try Self.watch("waybar", runtime: runtime)
-        let i3bar = try Self.watch("i3bar", runtime: runtime)
+        let i3bar = try Self.watch("i3blocks", runtime: runtime)
         defer { for child in [polybar, waybar, i3bar] { child.kill(SIGKILL); child.waitForExit(timeout: 5) } }
-        #expect(try polybar.readLine(timeout: 10) == "Notifications 3 · Mail 2")
+        #expect(try polybar.readLine(timeout: 10).map(BarText.plain) == "Notifications 3 · Mail 2")
         let currentWaybar = try JSONValue(parsing: try #require(try waybar.readLine(timeout: 10)))
         #expect(currentWaybar["class"]?.string == "unread", "\(currentWaybar)")
         let currentI3 = try JSONValue(parsing: try #require(try i3bar.readLine(timeout: 10)))
@@ -110,7 +110,7 @@ struct BarStreamTests {
         let stale = try SourceBindingTests.waitFor(s, "mail stale") { try $0.button("mail").json["confidence"]?.string == "stale" }
         #expect(try stale.button("mail").count == 2, "the last count is kept, as stale")
         var line = ""
-        while !line.contains("Mail 2?"), let next = try polybar.readLine(timeout: 10) { line = next }
+        while !line.contains("Mail 2?"), let next = try polybar.readLine(timeout: 10).map(BarText.plain) { line = next }
         #expect(line == "Notifications 3 · %{F#888888}Mail 2?%{F-}", "polybar: \(line)")
         var way: JSONValue?
         while way?["text"]?.string?.contains("Mail 2?") != true, let next = try waybar.readLine(timeout: 10) { way = try JSONValue(parsing: next) }
@@ -124,7 +124,7 @@ struct BarStreamTests {
         f.write("value", "4\n")
         try s.command("refresh mail")
         line = ""
-        while !line.contains("Mail 4"), let next = try polybar.readLine(timeout: 10) { line = next }
+        while !line.contains("Mail 4"), let next = try polybar.readLine(timeout: 10).map(BarText.plain) { line = next }
         #expect(line == "Notifications 3 · Mail 4", "polybar: \(line)")
     }
 
@@ -138,11 +138,11 @@ struct BarStreamTests {
         let polybar = try Self.watch("polybar", runtime: runtime)
         let json = try Self.watch("json", runtime: runtime)
         defer { for child in [polybar, json] { child.kill(SIGKILL); child.waitForExit(timeout: 5) } }
-        #expect(try polybar.readLine(timeout: 10) == "Inbox 2")
+        #expect(try polybar.readLine(timeout: 10).map(BarText.plain) == "Inbox 2")
         #expect(try JSONValue(parsing: try #require(try json.readLine(timeout: 10)))["event"]?.string == "state")
         ConfigReloadTests.save(#"{"buttons": [{"id": "mail", "icon": "mail", "label": "Inbox"}, {"id": "news", "icon": "updates", "label": "News", "content": {"kind": "count", "count": 4}}]}"#, to: file)
         _ = try s.app.readEvent(named: "config", timeout: 10)
-        #expect(try polybar.readLine(timeout: 10) == "Inbox 2 · News 4", "the bar shows the new button")
+        #expect(try polybar.readLine(timeout: 10).map(BarText.plain) == "Inbox 2 · News 4", "the bar shows the new button")
         var event: JSONValue?
         while event?["event"]?.string != "config", let line = try json.readLine(timeout: 10) { event = try JSONValue(parsing: line) }
         #expect(event?["buttons"]?.array?.compactMap(\.string) == ["mail", "news"], "\(event.map { "\($0)" } ?? "none")")

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeControl
 import BadgeSources
 import BadgeX11
 
@@ -13,21 +14,41 @@ extension BadgeApplication {
     func wireClicks(_ host: ToolbarHost) {
         host.actionHandler = { [weak self] button, _, pointer in
             guard let self else { return false }
-            if let action = self.config.clickActions[button.id] {
-                if action == .count { return false }
-                guard pointer == .primary else { return false }
-                self.perform(action, for: button.id, host: host)
-                return true
+            return self.takesClick(on: button, with: pointer, host: host) {
+                self.openPeek(for: button, trigger: .pointer, host: host)
             }
-            if button.badge.countIsItems {
-                // A producer's items make the count: a click shows them instead of counting.
-                if pointer == .primary { self.openPeek(for: button, trigger: .pointer, host: host) }
-                return true
-            }
-            guard let bindings = self.bindings, bindings.ownsCount(of: button.id) else { return false }
-            if pointer == .primary { _ = bindings.refresh(button.id) }
+        }
+    }
+
+    /// Whether the app acts on a click with `pointer` itself (a click action, a producer's items,
+    /// a source's new reading) rather than letting it count; `showItems` opens the peek of a
+    /// producer's items (next to the button on the window, at the pointer for a bar's click).
+    func takesClick(on button: ToolbarButton, with pointer: PointerButton, host: ToolbarHost, showItems: () -> Void) -> Bool {
+        if let action = config.clickActions[button.id] {
+            if action == .count { return false }
+            guard pointer == .primary else { return false }
+            perform(action, for: button.id, host: host)
             return true
         }
+        if button.badge.countIsItems {
+            // A producer's items make the count: a click shows them instead of counting.
+            if pointer == .primary { showItems() }
+            return true
+        }
+        guard let bindings, bindings.ownsCount(of: button.id) else { return false }
+        if pointer == .primary { _ = bindings.refresh(button.id) }
+        return true
+    }
+
+    /// `click ID BUTTON` (a bar's block was clicked): what the same click on the window does. The
+    /// secondary button opens the peek at the pointer; a click the app does not take changes the
+    /// count as the window's would (``PointerButton/defaultAction``).
+    func click(_ button: ToolbarButton, with pointer: PointerButton, host: ToolbarHost) {
+        let showItems = { self.openPeek(id: button.id, at: nil, host: host) }
+        if pointer == .secondary { return showItems() }
+        guard !takesClick(on: button, with: pointer, host: host, showItems: showItems),
+              let (action, cause) = pointer.defaultAction else { return }
+        model.change(button, cause: cause) { action.apply(to: $0) }
     }
 
     /// The program launcher, on the loop from its first use (it reaps what it started).

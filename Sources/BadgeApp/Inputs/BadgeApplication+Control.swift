@@ -69,6 +69,12 @@ extension BadgeApplication {
             if let id, target(id) == nil { return unknown(id) }
             let buttons = id.flatMap { target($0).map { [$0] } } ?? toolbar.buttons
             for button in buttons { model.apply(.clear, to: button, cause: .control, verb: "clear") }
+        case .click(let id, let pointer):
+            guard let button = target(id) else { return unknown(id) }
+            click(button, with: pointer, host: host)
+        case .peek(let id, let anchor):
+            if let id, target(id) == nil { return unknown(id) }
+            openPeek(id: id, at: anchor, host: host)
         case .state:
             return .answer(state(of: host))
         case .refresh(let id):
@@ -144,10 +150,11 @@ extension BadgeApplication {
     }
 
     /// What root may do through another user's socket, when the config allows root at all:
-    /// change and read counts. Not quit the app, nor raise its window.
+    /// change and read counts. Not quit the app, raise its window, open its peek or do a click
+    /// (which may run a program).
     static func rootMay(_ command: ControlCommand) -> Bool {
         switch command {
-        case .quit, .activate: return false
+        case .quit, .activate, .click, .peek: return false
         default: return true
         }
     }

@@ -22,15 +22,32 @@ extension BadgeApplication {
         }
     }
 
-    /// Opens the tray's peek of every button at `anchor` (the tray icon, root pixels).
-    func openTotalPeek(at anchor: PixelRect, host: ToolbarHost) {
-        let menu = PeekMenu.total(of: toolbar.buttons, now: SystemTime.realtime, words: peekWords)
+    /// `peek ID|all [--at …]`, a bar's right click and the tray's: the peek of one button (of
+    /// every button with nil) next to `anchor` in root pixels (the tray icon, a bar's block), or at the pointer when nil. It works
+    /// while the window is hidden (a bar user may never show it); keys and the screen reader work
+    /// as in the peek the window opens.
+    func openPeek(id: String?, at anchor: PixelRect?, host: ToolbarHost) {
+        let place: PixelRect
+        if let anchor {
+            place = anchor
+        } else {
+            do {
+                let pointer = try host.connection.pointerPosition()
+                place = PixelRect(x: pointer.x, y: pointer.y, width: 1, height: 1)
+            } catch {
+                StandardError.write("badge-demo: \(id ?? "all"): cannot open the peek at the pointer: \(error)")
+                board.apply(.event(.error(source: "peek", reason: "\(id ?? "all"): cannot open the peek at the pointer: \(error)")))
+                return
+            }
+        }
+        let menu = id.flatMap { toolbar.button(id: $0) }.map { peekMenu(for: $0) }
+            ?? PeekMenu.total(of: toolbar.buttons, now: SystemTime.realtime, words: peekWords)
         do {
-            try host.openPeek(anchoredAt: anchor, id: menu.buttonID, rows: menu.rows, trigger: .pointer, strings: peekWords.peek)
+            try host.openPeek(anchoredAt: place, id: menu.buttonID, rows: menu.rows, trigger: .pointer, strings: peekWords.peek)
             peek.opened(menu)
         } catch {
-            StandardError.write("badge-demo: the tray: cannot open the peek: \(error)")
-            board.apply(.event(.error(source: "peek", reason: "the tray: cannot open the peek: \(error)")))
+            StandardError.write("badge-demo: \(menu.buttonID): cannot open the peek: \(error)")
+            board.apply(.event(.error(source: "peek", reason: "\(menu.buttonID): cannot open the peek: \(error)")))
         }
     }
 

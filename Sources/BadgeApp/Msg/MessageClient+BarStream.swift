@@ -3,12 +3,17 @@ import BadgeIO
 import BadgeSources
 import Glibc
 
-/// `msg --watch --format polybar|i3bar|waybar`: a bar module runs for the whole session, so it
-/// outlives the instance. While none runs it prints the format's offline line (polybar an empty
-/// line, i3bar an empty block, waybar class `offline`) and waits for one; when the instance goes,
-/// the same. It never exits for a missing instance, and writes nothing to standard error for it
-/// (a bar may show what the module writes there): only a real error (another user's socket, a
-/// refusal) is said there, once.
+/// `msg --watch --format i3bar|i3blocks|polybar|lemonbar|waybar`: a bar module runs for the whole
+/// session, so it outlives the instance. While none runs it prints the format's offline line
+/// (polybar and lemonbar an empty line, i3bar an empty array, i3blocks an empty block, waybar
+/// class `offline`) and waits for one; when the instance goes, the same. It never exits for a
+/// missing instance, and writes nothing to standard error for it (a bar may show what the module
+/// writes there): only a real error (another user's socket, a refusal, a bad click event) is said
+/// there, once.
+///
+/// With `i3bar`, the clicks i3bar writes to standard input are read at the same time and sent on
+/// the same connection as control commands (``I3barClickReader``): a click acts at once, with no
+/// process started for it.
 ///
 /// Waiting costs no wakeups: inotify on the socket's folder (or, while that folder does not
 /// exist, on the folder above) says when a socket appears; a 30 s deadline covers what inotify
@@ -17,17 +22,53 @@ extension MessageClient {
     /// How long a wait for the instance lasts before the socket is tried anyway, in seconds.
     static let offlineRetry = 30.0
 
+    /// What the bar stream writes: the format's prelude once, then each line that differs from
+    /// the last, after the format's continuation from the second on.
+    struct BarOutput {
+        let format: BarFormat
+        private var last: String?
+
+        init(format: BarFormat) { self.format = format }
+
+        /// Writes `line` unless it is the one on show; false when the bar is gone.
+        mutating func show(_ line: String) -> Bool {
+            guard line != last else { return true }
+            if last == nil {
+                for prelude in format.prelude { guard MessageClient.writeLine(prelude) else { return false } }
+            }
+            let continued = last == nil ? line : format.continuation + line
+            last = line
+            return MessageClient.writeLine(continued)
+        }
+    }
+
     /// Runs the bar stream for `format` on the socket at `path`; returns only on an output error.
-    static func followInstance(path: String, owner: uid_t, format: BarFormat) -> Status {
-        var last: String?
+    static func followInstance(path: String, owner: uid_t, format: BarFormat, settings: BarFormat.Settings, only: String?) -> Status {
+        var output = BarOutput(format: format)
         var lastProblem: String?
+        var clicks = I3barClickReader()
+        // i3bar writes clicks to standard input; at its end (or for another format) it is not read.
+        var readsInput = format.readsClicks
         // While a socket file is there that nothing accepts on yet (an instance between bind and
         // listen, or a dead one's), the wait is short, doubling up to ``offlineRetry``.
         var pause = firstPause
-        func show(_ line: String) -> Bool {
-            guard line != last else { return true }
-            last = line
-            return writeLine(line)
+        /// Reads what standard input has; the commands its clicks make (none for the others).
+        func readInput() -> [String] {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR || errno == EAGAIN { return [] }
+            guard count > 0 else {
+                readsInput = false
+                return []
+            }
+            return buffer.withUnsafeBytes { clicks.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }.compactMap { item in
+                switch item {
+                case .command(let line): return line
+                case .problem(let message):
+                    StandardError.write("badge-demo msg: \(message)")
+                    return nil
+                }
+            }
         }
         while true {
             let client: ControlSocketClient
@@ -41,39 +82,71 @@ extension MessageClient {
                     if problem != lastProblem { StandardError.write(problem) }
                     lastProblem = problem
                 }
-                guard show(format.offlineLine) else { return .connectionLost }
-                waitForSocket(at: path, pause: &pause)
+                guard output.show(format.offlineLine) else { return .connectionLost }
+                // A click while no instance runs has nothing to act on: read, and let go.
+                if waitForSocket(at: path, pause: &pause, input: readsInput ? 0 : nil) { _ = readInput() }
                 continue
             }
             lastProblem = nil
             pause = firstPause
             guard (try? client.request("subscribe")) == #"{"reply":"ok"}"# else {
-                guard show(format.offlineLine) else { return .connectionLost }
-                waitForSocket(at: path, pause: &pause)
+                guard output.show(format.offlineLine) else { return .connectionLost }
+                if waitForSocket(at: path, pause: &pause, input: readsInput ? 0 : nil) { _ = readInput() }
                 continue
             }
-            var model = BarFormat.Model()
+            var model = BarFormat.Model(only: only)
             var dropped = false
-            while let event = try? client.readLine(timeout: nil) {
-                // Dropped for reading too slowly: said on standard error; the stream subscribes again.
-                if let reason = droppedReason(event) {
-                    StandardError.write("badge-demo msg: \(reason)")
-                    dropped = true
-                    break
+            var saidMissing = false
+            reading: while true {
+                let arrival: ControlSocketClient.Arrival
+                do {
+                    if readsInput {
+                        arrival = try client.nextLine(orInputOn: 0)
+                    } else {
+                        arrival = try client.readLine(timeout: nil).map { .line($0) } ?? .endOfFile
+                    }
+                } catch {
+                    break reading
                 }
-                guard let parsed = try? JSONValue.parse(Array(event.utf8)), model.apply(parsed),
-                      let line = format.line(model) else { continue }
-                guard show(line) else { return .connectionLost }
+                switch arrival {
+                case .endOfFile:
+                    break reading
+                case .input:
+                    for command in readInput() {
+                        // The reply comes on the stream; an error one is said below.
+                        do { try client.send(command) } catch { break reading }
+                    }
+                case .line(let event):
+                    // Dropped for reading too slowly: said on standard error; the stream subscribes again.
+                    if let reason = droppedReason(event) {
+                        StandardError.write("badge-demo msg: \(reason)")
+                        dropped = true
+                        break reading
+                    }
+                    // A click the instance refused (its button gone after a reload, say).
+                    guard let parsed = try? JSONValue.parse(Array(event.utf8)) else { continue }
+                    if parsed["reply"]?.string == "error" {
+                        StandardError.write("badge-demo msg: \(parsed["reason"]?.string ?? "the instance refused a click")")
+                        continue
+                    }
+                    guard model.apply(parsed) else { continue }
+                    if model.missesItsButton, !saidMissing, let only {
+                        saidMissing = true
+                        StandardError.write("badge-demo msg: --button: the instance has no button \"\(only.prefix(40))\"; its buttons are \(model.buttons.map(\.id).joined(separator: ", "))")
+                    }
+                    guard let line = format.line(model, settings) else { continue }
+                    guard output.show(line) else { return .connectionLost }
+                }
             }
             // The instance runs: subscribe again at once (the state event comes first).
             if dropped { continue }
             // The instance went (quit, crashed, restarted): offline until the next one.
-            guard show(format.offlineLine) else { return .connectionLost }
+            guard output.show(format.offlineLine) else { return .connectionLost }
         }
     }
 
     /// Writes `line` and a newline to standard output; false when the bar is gone (EPIPE).
-    private static func writeLine(_ line: String) -> Bool {
+    static func writeLine(_ line: String) -> Bool {
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
         var written = 0
@@ -94,8 +167,10 @@ extension MessageClient {
     /// Blocks until something is created in the socket's folder (or the folder itself, in the
     /// folder above), or ``offlineRetry`` seconds pass. When the socket file is there but nothing
     /// accepts on it yet, no event may follow (its instance is between bind and listen): the wait
-    /// is `pause` then, which doubles for the next time, up to ``offlineRetry``.
-    static func waitForSocket(at path: String, pause: inout Double) {
+    /// is `pause` then, which doubles for the next time, up to ``offlineRetry``. True when it
+    /// returned because `input` (a descriptor the caller reads) has something.
+    @discardableResult
+    static func waitForSocket(at path: String, pause: inout Double, input: Int32? = nil) -> Bool {
         let folder = FilePaths.split(path).parent
         let inotify = Inotify()
         defer { inotify.close() }
@@ -113,34 +188,19 @@ extension MessageClient {
         if FilePaths.exists(path) && watching {
             var status = stat()
             if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFSOCK {
-                if isListening(path) { return }
+                if isListening(path) { return false }
                 wait = pause
                 pause = min(offlineRetry, pause * 2)
             }
         }
-        var entry = pollfd(fd: watching ? inotify.descriptor : -1, events: Int16(POLLIN), revents: 0)
-        _ = poll(&entry, 1, Int32(wait * 1000))
+        var entries = [pollfd(fd: watching ? inotify.descriptor : -1, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: input ?? -1, events: Int16(POLLIN), revents: 0)]
+        _ = poll(&entries, 2, Int32(wait * 1000))
+        return entries[1].revents != 0
     }
 
     /// Whether something accepts connections on the socket at `path` now.
     private static func isListening(_ path: String) -> Bool {
         (try? ControlSocketClient(path: path, owner: nil, timeout: 0.5)) != nil
-    }
-}
-
-extension BarFormat {
-    /// What a bar shows while no instance runs: nothing, in the format's own shape (waybar's class
-    /// `offline`, so a style can grey the module or hide it).
-    var offlineLine: String {
-        switch self {
-        case .json, .polybar:
-            return ""
-        case .i3bar:
-            return JSONValue.object([("full_text", .string("")), ("short_text", .string("")), ("urgent", .bool(false)),
-                                     ("name", .string("badge-demo"))]).serialized
-        case .waybar:
-            return JSONValue.object([("text", .string("")), ("tooltip", .string("badge-demo is not running")),
-                                     ("class", .string("offline")), ("alt", .string("offline"))]).serialized
-        }
     }
 }

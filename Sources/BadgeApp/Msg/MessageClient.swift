@@ -26,13 +26,17 @@ enum MessageClient {
         var user: String?
         var watch = false
         var format = BarFormat.json
+        /// `--button ID`: the bar formats show this button alone.
+        var button: String?
+        /// `--no-separator`: i3bar's blocks without separator lines.
+        var separator = true
         var help = false
         var command: [String] = []
     }
 
     static let usage = """
         usage: badge-demo msg [--profile NAME | --state FILE | --socket PATH] [--user NAME]
-                              [--watch [--format F]] [COMMAND...]
+                              [--watch [--format F] [--button ID] [--no-separator]] [COMMAND...]
           COMMAND: \(commandList(indent: 11)),
                    hello (the protocol version and the instance's pid); N is 0 or more;
                    without COMMAND, each line of standard input is sent
@@ -41,10 +45,14 @@ enum MessageClient {
           --socket PATH    the socket at PATH
           --user NAME      NAME's instance, through /run/user/UID (for root; NAME must allow root)
           --watch          print the instance's events as JSON lines until interrupted
-          --format F       with --watch: json (default), or a line per change for polybar, i3bar
-                           (i3blocks' persistent JSON) or waybar (return-type json); a bar format
-                           waits for the instance, follows it across restarts, and prints an
-                           empty (waybar: class "offline") line while none runs
+          --format F       with --watch: json (default), or a bar's own protocol: i3bar (i3bar's
+                           and swaybar's status_command, with clicks read from standard input),
+                           i3blocks (persistent JSON blocks), polybar and lemonbar (text with
+                           click tags), waybar (return-type json); a bar format waits for the
+                           instance, follows it across restarts, and shows nothing while none
+                           runs (waybar: class "offline")
+          --button ID      with a bar format: only button ID (a waybar module per button)
+          --no-separator   with --format i3bar: no separator line after each block
         exit status: 0 ok, 1 no running instance, 2 bad command or refused, 3 connection lost or no
                      answer in time (5 s to connect, 10 s for each reply)
         """
@@ -100,6 +108,10 @@ enum MessageClient {
                     return .failure(.init(message: "--format must be one of \(BarFormat.allCases.map(\.rawValue).joined(separator: ", "))"))
                 }
                 options.format = format
+            case "--no-separator": options.separator = false
+            case "--button":
+                guard let text = value(), !text.isEmpty else { return .failure(.init(message: "--button needs a button's id")) }
+                options.button = text
             case "--help", "-h": options.help = true
             case "--": options.command = Array(arguments[(index + 1)...]); index = arguments.count; continue
             case "--profile", "--state", "--socket", "--user":
@@ -155,7 +167,9 @@ enum MessageClient {
         }
         // A bar module outlives the instance: it waits for one and follows it across restarts.
         if options.watch, options.command.isEmpty, options.format != .json {
-            return followInstance(path: path, owner: owner, format: options.format)
+            let actions = BarActions(program: ownPath, socket: path)
+            return followInstance(path: path, owner: owner, format: options.format,
+                                  settings: BarFormat.Settings(actions: actions, separator: options.separator), only: options.button)
         }
         let client: ControlSocketClient
         do {
@@ -180,11 +194,16 @@ enum MessageClient {
             if status == .connectionLost { return status }
             if status != .ok { worst = status }
         }
+        if options.watch, options.format != .json {
+            // The commands are sent; the bar stream follows the instance from here.
+            client.close()
+            let actions = BarActions(program: ownPath, socket: path)
+            return followInstance(path: path, owner: owner, format: options.format,
+                                  settings: BarFormat.Settings(actions: actions, separator: options.separator), only: options.button)
+        }
         if options.watch {
             let status = exchange("subscribe", with: client)
             guard status == .ok else { return status }
-            var model = BarFormat.Model()
-            var last: String?
             // The instance's last line to a subscriber it drops says why (read too slowly).
             var dropped: String?
             while true {
@@ -194,15 +213,7 @@ enum MessageClient {
                         return .connectionLost
                     }
                     if let reason = droppedReason(event) { dropped = reason }
-                    guard options.format != .json else {
-                        StandardError.write(event, to: 1)
-                        continue
-                    }
-                    // A bar's line only when what it shows changed.
-                    guard let parsed = try? JSONValue.parse(Array(event.utf8)), model.apply(parsed),
-                          let line = options.format.line(model), line != last else { continue }
-                    last = line
-                    StandardError.write(line, to: 1)
+                    StandardError.write(event, to: 1)
                 } catch {
                     StandardError.write("badge-demo msg: \(error)")
                     return .connectionLost
@@ -210,6 +221,17 @@ enum MessageClient {
             }
         }
         return worst
+    }
+
+    /// This program's absolute path (for the commands a bar runs on a click: the bar's PATH may
+    /// not hold it), or the name it was started by when the kernel does not say.
+    static var ownPath: String {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let count = buffer.withUnsafeMutableBufferPointer { pointer in
+            pointer.baseAddress.map { readlink("/proc/self/exe", $0, 4096) } ?? -1
+        }
+        guard count > 0 else { return CommandLine.arguments.first ?? "badge-demo" }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The reason in the last line the instance sends a subscriber it drops (an error event from

@@ -23,7 +23,7 @@ extension BadgeApplication {
         }
         tray.onContextMenu = { [weak self, weak host] anchor in
             guard let self, let host else { return }
-            self.openTotalPeek(at: anchor, host: host)
+            self.openPeek(id: nil, at: anchor, host: host)
         }
         tray.onChange = { [weak self, weak tray] in
             guard let self, let tray else { return }

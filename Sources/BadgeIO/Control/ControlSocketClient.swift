@@ -165,6 +165,48 @@ public final class ControlSocketClient {
         }
     }
 
+    /// What ``nextLine(orInputOn:)`` found.
+    public enum Arrival: Equatable, Sendable {
+        /// A line from the server (without its newline).
+        case line(String)
+        /// The server closed the connection.
+        case endOfFile
+        /// The other descriptor can be read (or has hung up): the caller reads it.
+        case input
+    }
+
+    /// The next line from the server, or word that `other` (a descriptor the caller reads, such
+    /// as a bar's click events on standard input) has input, whichever comes first; it waits as
+    /// long as it takes, with no wakeup while neither has anything.
+    /// - Throws: a system error, or a line over the limit.
+    public func nextLine(orInputOn other: Int32) throws(ControlSocketClientError) -> Arrival {
+        while true {
+            if !pending.isEmpty { return .line(pending.removeFirst()) }
+            var entries = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: other, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&entries, 2, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw .system(call: "poll", path: path, errno: errno)
+            }
+            if entries[1].revents != 0 { return .input }
+            guard entries[0].revents != 0 else { continue }
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { continue }
+                if errno == ECONNRESET { return .endOfFile }
+                throw .system(call: "recv", path: path, errno: errno)
+            }
+            if count == 0 { return .endOfFile }
+            let items = chunk.withUnsafeBytes { lines.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            for item in items {
+                switch item {
+                case .line(let line, _): pending.append(line)
+                case .tooLong: throw .lineTooLong(path: path, limit: Self.maximumLineLength)
+                }
+            }
+        }
+    }
+
     /// Sends a line and returns the server's one-line reply, each within `timeout` seconds.
     /// A server that refused the connection (too many clients) has written its reason before it
     /// closed: when the send fails, that line is still read and returned.
