@@ -7,7 +7,7 @@ BUILD_PKGS := pkg-config libxcb1-dev libxcb-xtest0-dev libxcb-xkb-dev libxcb-icc
 FONT_PKGS  := fonts-dejavu-core fonts-wqy-microhei fonts-noto-color-emoji fontconfig
 TEST_PKGS  := xvfb xauth x11-xkb-utils xkb-data imagemagick openbox i3-wm xdotool wmctrl dbus-daemon \
               gettext desktop-file-utils appstream man-db xsettingsd x11-xserver-utils \
-              python3-dbus python3-gi at-spi2-core python3-pyatspi socat dunst libnotify-bin notification-daemon xfce4-notifyd notmuch polybar \
+              python3-dbus python3-gi at-spi2-core python3-pyatspi socat dunst libnotify-bin notification-daemon xfce4-notifyd notmuch polybar lemonbar i3blocks \
               systemd libglib2.0-bin dbus-bin util-linux trayer \
               dovecot-imapd openssl gnome-keyring libsecret-tools gdb
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -160,7 +160,7 @@ struct BarStreamTests {
         #expect(try watcher.readLine(timeout: 10) == offline)
         #expect(watcher.waitForExit(timeout: 0) == nil && watcher.stderrText.isEmpty, "\(watcher.stderrText)")
         let s = try DemoSession("bar-follow-\(format)", arguments: ["--no-state"], environment: ["XDG_RUNTIME_DIR": runtime])
-        let online = try #require(try watcher.readLine(timeout: 10))
+        let online = try #require(try watcher.readLine(timeout: 10).map(BarText.plain))
         #expect(online.contains("Notifications 3 · Mail 12"), "\(online)")
         // The instance quits: offline again, and the watcher waits.
         try s.command("quit")
@@ -170,7 +170,7 @@ struct BarStreamTests {
         let again = try ChildProcess(executable: try BuiltProducts.executable(named: "badge-demo"), arguments: ["--no-state", "--count", "mail=5"],
                                      environment: .inherited(adding: ["XDG_RUNTIME_DIR": runtime, "DISPLAY": s.server.display]))
         defer { again.kill(SIGKILL); again.waitForExit(timeout: 5) }
-        let back = try #require(try watcher.readLine(timeout: 15))
+        let back = try #require(try watcher.readLine(timeout: 15).map(BarText.plain))
         #expect(back.contains("Mail 5"), "\(back)")
         #expect(watcher.stderrText.isEmpty, "nothing for the bar on stderr: \(watcher.stderrText)")
     }
