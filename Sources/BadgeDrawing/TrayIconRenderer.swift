@@ -11,6 +11,8 @@ import CCairo
 /// everything is placed on whole device pixels, so the icon is crisp at every size and scale.
 /// Below 20 logical pixels a count above 9 shows as "9+"; below 32, a count above 99 shows as "9+"
 /// too (a "99+" hid the whole bell); from 32 pixels on, above 99 as "99+".
+/// For a background it cannot see (a StatusNotifierItem's host), the icon is drawn on a halo in
+/// a contrasting colour (``haloColor(for:)``), so that it reads on a black bar and a white one.
 /// The icon is drawn from the library's prerendered masks where one is close to the size
 /// (``IconLibrary/prerenderedSide(of:atMost:)``), so a tray icon does not load librsvg.
 ///
@@ -38,8 +40,12 @@ public final class TrayIconRenderer {
     /// Throws when cairo cannot draw or the text cannot be shaped.
     /// With `backdrop` (the tray's own pixels behind the icon, read back from the screen), the icon
     /// is drawn over them, so it sits on the bar's colour or picture instead of a square of its own.
+    /// With `halo`, the icon is drawn on a halo of that colour (its silhouette, holes filled,
+    /// grown by a twentieth of the side, at least a device pixel), for a background the caller
+    /// cannot see: pass a colour that contrasts with `theme`'s foreground (``haloColor(for:)``).
+    /// The badge is drawn as without it.
     public func image(width: Int, height: Int, scale: Double = 1, count: Int, theme: Theme,
-                      background: Color? = nil, backdrop: ImageSurface? = nil) throws -> ImageSurface {
+                      background: Color? = nil, backdrop: ImageSurface? = nil, halo: Color? = nil) throws -> ImageSurface {
         let image = try ImageSurface(width: max(width, 1), height: max(height, 1))
         try text.load()
         let scale = scale.isFinite && scale > 0 ? scale : 1
@@ -64,7 +70,20 @@ public final class TrayIconRenderer {
             let badge = badgeController(count: count, in: square, scale: scale)
             let presentation = badge.presentation(at: clock.now)
             context.withUnsafeHandle { cr in cairo_push_group(cr) }
-            icons.draw(iconName, in: iconRect(in: square, scale: scale), color: theme.foreground, scale: scale, context: context)
+            let iconBox = iconRect(in: square, scale: scale)
+            if let halo {
+                // Under the icon, in the same group: the badge's ring is cut out of both.
+                let mask = try haloMask(around: iconBox, scale: scale, width: image.width, height: image.height,
+                                        side: Int(side))
+                context.withUnsafeHandle { cr in
+                    cairo_save(cr)
+                    cairo_identity_matrix(cr)
+                    CairoPaths.setColor(cr, halo)
+                    mask.withUnsafeSurface { cairo_mask_surface(cr, $0, 0, 0) }
+                    cairo_restore(cr)
+                }
+            }
+            icons.draw(iconName, in: iconBox, color: theme.foreground, scale: scale, context: context)
             renderer.cutOutRing(presentation, style: badge.style, in: context)
             context.withUnsafeHandle { cr in
                 cairo_pop_group_to_source(cr)
@@ -73,6 +92,27 @@ public final class TrayIconRenderer {
             renderer.draw(presentation, style: badge.style, surface: surface, ringIsCutOut: true, in: context)
         }
         return image
+    }
+
+    /// The icon at each of `sides` (pixels, at scale 1) as a StatusNotifierItem's `IconPixmap`
+    /// carries it: ARGB32 with straight alpha, the bytes in network order. A host's background
+    /// cannot be known (swaybar's is black, many panels are white), so the bell is haloed in
+    /// ``haloColor(for:)``: in the light theme a dark line bell on a near-white bell shape, in the
+    /// dark theme a light one on a dark shape, legible on either. A size cairo cannot draw is left out.
+    package func statusNotifierPixmaps(sides: [Int], count: Int, theme: Theme) -> [(side: Int, argb: [UInt8])] {
+        sides.compactMap { side in
+            guard let image = try? image(width: side, height: side, count: count, theme: theme, halo: Self.haloColor(for: theme)) else {
+                return nil
+            }
+            return (side, image.straightAlphaBytesBigEndian())
+        }
+    }
+
+    /// The halo for an icon in `theme`'s foreground: the theme's background colour, which the
+    /// foreground is made to stand out on (a near-white halo round the light theme's dark bell, a
+    /// dark grey one round the dark theme's light bell).
+    public static func haloColor(for theme: Theme) -> Color {
+        theme.background.withAlpha(1)
     }
 
     /// The badge's look for an icon `side` logical pixels square: a bold font of about a third of
@@ -108,6 +148,29 @@ public final class TrayIconRenderer {
         let left = (square.minX * scale + (square.width * scale - side) / 2).rounded(.down)
         let top = (square.minY * scale + (square.height * scale - side) / 2).rounded(.down)
         return Rect(x: left / scale, y: top / scale, width: side / scale, height: side / scale)
+    }
+
+    /// The halo's mask for the icon drawn in `rect` (logical units) in a `width` × `height`
+    /// device-pixel image: the icon's own mask, drawn alone, grown by ``IconHalo``.
+    private func haloMask(around rect: Rect, scale: Double, width: Int, height: Int, side: Int) throws -> ImageSurface {
+        let shape = try ImageSurface(width: width, height: height)
+        try shape.draw { context in
+            context.scale(by: scale)
+            icons.draw(iconName, in: rect, color: .black, scale: scale, context: context)
+        }
+        var alpha = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width { alpha[y * width + x] = shape.pixel(x: x, y: y).alpha }
+        }
+        let coverage = IconHalo.coverage(around: alpha, width: width, height: height, radius: IconHalo.radius(side: side))
+        let mask = try ImageSurface(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let c = coverage[y * width + x]
+                if c > 0 { mask.setPixel(x: x, y: y, alpha: c, red: c, green: c, blue: c) }
+            }
+        }
+        return mask
     }
 
     private func badgeController(count: Int, in square: Rect, scale: Double) -> BadgeController {

@@ -1,6 +1,7 @@
 import BadgeControl
 import BadgeCore
 import Glibc
+import TestSupport
 import Testing
 import XvfbHarness
 
@@ -29,6 +30,31 @@ final class WatcherStandIn {
             throw HarnessError("sni-watcher.py said nothing within \(timeout) s: \(process.stderrText)")
         }
         return try JSONValue.parse(Array(line.utf8))
+    }
+
+    /// `IconPixmap` as the host read it from the item: each pixmap's width, height and bytes.
+    func pixmaps() throws -> [(width: Int, height: Int, argb: [UInt8])] {
+        let answer = try ask("pixmaps")
+        guard let list = answer["pixmaps"]?.array else { throw HarnessError("no pixmaps: \(answer)") }
+        return try list.map { entry in
+            guard let fields = entry.array, fields.count == 3, let width = fields[0].int, let height = fields[1].int,
+                  let hex = fields[2].string, let bytes = Self.bytes(hex: hex) else {
+                throw HarnessError("a pixmap the watcher could not read: \(entry)")
+            }
+            return (width, height, bytes)
+        }
+    }
+
+    private static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        for i in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[i...i + 1], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
     }
 
     /// Sends `command` and returns its answer.
@@ -86,6 +112,27 @@ struct StatusNotifierItemTests {
         try s.key(Keysym.escape)
         _ = try s.peekEvent("closed")
         #expect(s.app.waitForExit(timeout: 0) == nil)
+    }
+
+    @Test("IconPixmap, as a host reads it, is legible on a black bar and on a light grey one, in either theme",
+          arguments: ["light", "dark"])
+    func legibleOnAnyBar(theme: String) throws {
+        let bus = try SessionBus()
+        let watcher = try WatcherStandIn(bus: bus, name: "org.kde.StatusNotifierWatcher")
+        let s = try DemoSession("tray-sni-\(theme)", arguments: ["--theme", theme], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        _ = try watcher.next()
+        try pollUntil("the item is registered") { try s.trayState()["kind"]?.string == "sni" }
+        let pixmaps = try watcher.pixmaps()
+        #expect(pixmaps.map(\.width) == [16, 22, 24, 32, 48] && pixmaps.allSatisfy { $0.width == $0.height })
+        for pixmap in pixmaps {
+            #expect(pixmap.argb.count == pixmap.width * pixmap.height * 4)
+            for (name, background) in [("black", (UInt8(0), UInt8(0), UInt8(0))), ("#DDDDDD", (UInt8(0xDD), UInt8(0xDD), UInt8(0xDD)))] {
+                let measure = PixmapLegibility.measure(argb: pixmap.argb, side: pixmap.width, over: background)
+                #expect(measure.isLegible, "\(theme) theme, \(pixmap.width) px on \(name): \(measure)")
+            }
+        }
+        // The red badge (the demo's total) is still drawn in.
+        #expect((try watcher.ask("icon")["red"]?["22"]?.int ?? 0) > 0)
     }
 
     @Test("Registered with org.freedesktop.StatusNotifierWatcher, and when the watcher starts after the app")

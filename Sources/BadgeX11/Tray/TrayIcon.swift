@@ -205,12 +205,11 @@ public final class TrayIcon {
                                    background: transparent ? nil : theme.background)
     }
 
+    /// The StatusNotifierItem's pixmaps: the host's background cannot be read, so the bell is
+    /// haloed to read on a black bar and a white one alike (the XEmbed icon sees its backdrop).
     private func pixmaps() -> [(side: Int, argb: [UInt8])] {
         if let pixmapCache { return pixmapCache }
-        let made = Self.pixmapSizes.compactMap { side -> (side: Int, argb: [UInt8])? in
-            guard let image = try? renderer.image(width: side, height: side, count: total, theme: theme) else { return nil }
-            return (side, image.straightAlphaBytesBigEndian())
-        }
+        let made = renderer.statusNotifierPixmaps(sides: Self.pixmapSizes, count: total, theme: theme)
         pixmapCache = made
         return made
     }

@@ -3,6 +3,7 @@
 # org.freedesktop.StatusNotifierWatcher) on the bus at the address given, prints one JSON line per
 # registration, and answers commands on stdin with one JSON line each:
 #   icon      IconPixmap decoded: the sizes, and per size the opaque red pixels
+#   pixmaps   IconPixmap as read: per pixmap its width, height and bytes in hex
 #   status    the Status property
 #   tooltip   the ToolTip property's title and text
 #   activate  calls Activate(0, 0)
@@ -63,6 +64,8 @@ def command(source, condition):
                         count += 1
                 red[str(int(w))] = count
             say({"sizes": sizes, "red": red, "sane": sane})
+        elif word == "pixmaps":
+            say({"pixmaps": [[int(w), int(h), bytes(bytearray(data)).hex()] for (w, h, data) in get("IconPixmap")]})
         elif word == "status":
             say({"status": str(get("Status"))})
         elif word == "tooltip":
