@@ -251,6 +251,30 @@ struct AccessibilityTests {
         #expect(try demo.reader.tree()["childCount"]?.int == 1, "the peek's window is gone from the tree")
     }
 
+    @Test("The peek a bar opens (peek ID --at X,Y): the same window and menu for the screen reader, announced, its items act")
+    func peekFromABar() throws {
+        let demo = try AccessibleDemo("a11y-peek-bar")
+        try demo.reader.listen(["window:create", "window:destroy"])
+        try demo.session.command("add mail a Alice Smith\tLunch at noon?")
+        try demo.session.command("add mail b Bob\tThe build is broken")
+        try demo.session.sync()
+        _ = try demo.reader.events()
+        try demo.session.command("peek mail --at 300,300")
+        _ = try demo.session.peekEvent("opened")
+        var events: [JSONValue] = []
+        let heard = Deadline(seconds: 10)
+        while !events.contains(where: { $0["event"]?.string == "window:create" }), !heard.hasPassed { events += try demo.reader.events(timeout: 1) }
+        #expect(events.contains { $0["event"]?.string == "window:create" }, "\(events)")
+        let tree = try demo.reader.tree()
+        let menu = node(tree, [1, 0])
+        #expect(node(tree, [1])?["role"]?.string == "window" && menu?["role"]?.string == "menu" && menu?["childCount"]?.int == 2, "\(tree)")
+        #expect(node(tree, [1, 0, 0])?["name"]?.string == "Bob" && node(tree, [1, 0, 1])?["name"]?.string == "Alice Smith")
+        #expect(try demo.reader.action("click", at: [1, 0, 1]))
+        let item = try demo.session.app.readEvent(named: "item", timeout: 10)
+        #expect(item["action"]?.string == "activated" && item["key"]?.string == "a", "\(item)")
+        _ = try demo.session.peekEvent("closed")
+    }
+
     @Test("Events: focus moves, badge changes (description and announcement), the title, window activation")
     func events() throws {
         let demo = try AccessibleDemo("a11y-events")

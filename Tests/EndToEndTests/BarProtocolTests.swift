@@ -345,6 +345,11 @@ struct BarProtocolTests {
         #expect(messages.count == 5 && messages.contains { $0.contains("over 4096 bytes") }, "\(messages)")
         #expect(!stream.stderrText.contains("\u{7}"), "control characters are not echoed")
         #expect(stream.waitForExit(timeout: 0) == nil)
+        // Waiting on the socket and on the bar's clicks at once costs no wakeups while nothing comes.
+        #expect(try stream.waitUntilIdle(timeout: 10, quiet: 60), "the stream keeps a deadline")
+        let switches = try stream.contextSwitches()
+        measureInterval(seconds: 1)
+        #expect(try stream.contextSwitches() == switches, "the i3bar stream woke up while nothing changed")
     }
 }
 
