@@ -230,6 +230,11 @@ do {
         try ProducerBenchmark.run(demo: try BuiltProducts.executable(named: "badge-demo"), runs: max(1, rounds))
         exit(0)
     }
+    if getenv("BADGE_BENCH_ONLY").map({ String(cString: $0) }) == "bars" {
+        let rounds = getenv("BADGE_BENCH_ROUNDS").flatMap { Int(String(cString: $0)) } ?? 3
+        try BarBenchmark.run(demo: try BuiltProducts.executable(named: "badge-demo"), runs: max(1, rounds))
+        exit(0)
+    }
     if getenv("BADGE_BENCH_ONLY").map({ String(cString: $0) }) == "peek" {
         let rounds = getenv("BADGE_BENCH_ROUNDS").flatMap { Int(String(cString: $0)) } ?? 3
         try PeekBenchmark.run(demo: try BuiltProducts.executable(named: "badge-demo"), runs: max(1, rounds))
@@ -258,6 +263,7 @@ do {
     try ProducerBenchmark.run(demo: demo, runs: max(1, rounds))
     try SourcesBenchmark.run(demo: demo, rounds: max(1, rounds))
     try PeekBenchmark.run(demo: demo, runs: max(1, rounds))
+    try BarBenchmark.run(demo: demo, runs: max(1, rounds))
     try benchOutside(demo: demo, rounds: max(1, rounds))
 } catch {
     print("badge-bench: \(error)")
