@@ -4,18 +4,20 @@
 /// polybar also the middle button and the wheel (`click ID middle|up|down`). Both bars hand the
 /// command to `sh` (lemonbar prints it for a `| sh` after it), so each word is quoted for it.
 struct BarActions: Equatable {
-    /// The words every command starts with: the program and its `msg` options.
-    var prefix: [String]
+    /// The words every command starts with, the program and its `msg` options, quoted for `sh`
+    /// once (each line of a polybar stream holds twenty commands; quoting the long paths for
+    /// each was a third of the line's cost).
+    private let quotedPrefix: String
 
     /// The commands of the program at `program` (an absolute path: a bar's PATH may not hold
     /// it) talking to the socket at `socket`.
     init(program: String, socket: String) {
-        prefix = [program, "msg", "--socket", socket]
+        quotedPrefix = [program, "msg", "--socket", socket].map(Self.shellQuoted).joined(separator: " ")
     }
 
     /// The shell command for `words` after the prefix.
     func command(_ words: [String]) -> String {
-        (prefix + words).map(Self.shellQuoted).joined(separator: " ")
+        quotedPrefix + " " + words.map(Self.shellQuoted).joined(separator: " ")
     }
 
     /// `text` inside the action tags for button `id` in `format`; just `text` when a tag cannot
@@ -26,14 +28,20 @@ struct BarActions: Equatable {
             ? [("A1", ["click", id]), ("A3", ["peek", id])]
             : [("A1", ["click", id]), ("A2", ["click", id, "middle"]), ("A3", ["peek", id]),
                ("A4", ["click", id, "up"]), ("A5", ["click", id, "down"])]
+        guard Self.fitsInATag(quotedPrefix), Self.fitsInATag(id) else { return text }
+        // Both bars end the command at a ':' unless it is written "\:".
+        let prefix = quotedPrefix.replacingAll(":", with: "\\:")
         var opening = ""
         for (tag, words) in buttons {
-            let command = self.command(words)
-            guard !command.contains(where: { $0 == "}" || $0.isNewline || ($0.asciiValue ?? 32) < 32 }) else { return text }
-            // Both bars end the command at a ':' unless it is written "\:".
-            opening += "%{\(tag):\(command.replacingAll(":", with: "\\:")):}"
+            opening += "%{\(tag):\(prefix) \(words.map(Self.shellQuoted).joined(separator: " ").replacingAll(":", with: "\\:")):}"
         }
         return opening + text + String(repeating: "%{A}", count: buttons.count)
+    }
+
+    /// Whether `text` can stand in an action tag: no `}` (the bars end a tag there) and no
+    /// control character.
+    private static func fitsInATag(_ text: String) -> Bool {
+        !text.contains(where: { $0 == "}" || $0.isNewline || ($0.asciiValue ?? 32) < 32 })
     }
 
     /// `word` as one word for `sh`: as it is when it holds only safe characters, else in single
