@@ -143,8 +143,9 @@ locale:
 	done
 
 # `make install` / `make uninstall`, with PREFIX (default /usr/local) and DESTDIR: the release binary,
-# the desktop file, the app icon (SVG and PNGs in hicolor), the AppStream metainfo, the man page and
-# the catalogues. The recipes are in install.mk.
+# the desktop file, the app icon (SVG and PNGs in hicolor), the AppStream metainfo, the man page,
+# the catalogues, and the session files (XDG autostart entry, systemd user unit, D-Bus service file:
+# docs/session.md). The recipes are in install.mk.
 include install.mk
 install: release locale
 	$(MAKE) install-files
