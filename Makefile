@@ -10,10 +10,13 @@ TEST_PKGS  := xvfb xauth x11-xkb-utils xkb-data imagemagick openbox i3-wm xdotoo
               python3-dbus python3-gi at-spi2-core python3-pyatspi socat dunst libnotify-bin notification-daemon xfce4-notifyd notmuch polybar lemonbar i3blocks \
               systemd libglib2.0-bin dbus-bin util-linux trayer \
               dovecot-imapd openssl gnome-keyring libsecret-tools gdb
+# What `make deb` and `make deb-check` need (dpkg-shlibdeps, strip, lintian); dpkg-deb builds with
+# --root-owner-group, so no fakeroot.
+DEB_PKGS   := dpkg-dev binutils lintian desktop-file-utils systemd
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO       := .build/release/badge-demo
 
-.PHONY: deps test-deps build release release-link run test test-release examples docs bench peers c-baseline screenshot gallery icon-masks clean
+.PHONY: deb deb-check deps test-deps build release release-link run test test-release examples docs bench peers c-baseline screenshot gallery icon-masks clean
 
 # Installs whichever of the named packages are missing, then refreshes the font cache once.
 define install_missing
@@ -31,7 +34,7 @@ deps:
 # The locales the tests run the app in (German digit grouping, Arabic right to left), generated once.
 TEST_LOCALES := de_DE ar_EG
 test-deps: deps
-	$(call install_missing,$(TEST_PKGS) locales)
+	$(call install_missing,$(TEST_PKGS) $(DEB_PKGS) locales)
 	@for l in $(TEST_LOCALES); do locale -a 2>/dev/null | grep -qi "^$$l.utf-\?8$$" || $(SUDO) localedef -i $$l -f UTF-8 $$l.UTF-8; done
 
 build: deps
@@ -143,9 +146,24 @@ locale:
 	done
 
 # `make install` / `make uninstall`, with PREFIX (default /usr/local) and DESTDIR: the release binary,
-# the desktop file, the app icon (SVG and PNGs in hicolor), the AppStream metainfo, the man page and
-# the catalogues. The recipes are in install.mk.
+# the desktop file, the app icon (SVG and PNGs in hicolor), the AppStream metainfo, the man page,
+# the catalogues, and the session files (XDG autostart entry, systemd user unit, D-Bus service file:
+# docs/session.md). The recipes are in install.mk.
 include install.mk
+
+# The Debian package: .build/deb/badge-demo_VERSION_ARCH.deb (VERSION is BadgeKitVersion.string,
+# what --version prints, with the Debian revision DEB_REVISION: 0.2.0-1), laid out by install.mk with PREFIX=/usr, Depends from dpkg-shlibdeps
+# (Scripts/build-deb.sh; docs/packaging.md). `make deb-check` also runs lintian, installs it with
+# dpkg -i on this machine (root), checks every file and removes it with dpkg -r (Scripts/check-deb.sh).
+DEB_DIR     := .build/deb
+DEB_REVISION ?= 1
+DEB_VERSION  = $(shell sed -n 's/.*static let string = "\(.*\)".*/\1/p' Sources/BadgeCore/BadgeKitVersion.swift)-$(DEB_REVISION)
+deb: release locale
+	$(call install_missing,$(DEB_PKGS))
+	Scripts/build-deb.sh '$(DEB_VERSION)' $(DEMO) $(LOCALE_DIR) $(DEB_DIR)
+
+deb-check: deb
+	Scripts/check-deb.sh $(if $(filter 0,$(shell id -u)),--install) $(DEB_DIR)/badge-demo_$(DEB_VERSION)_$$(dpkg --print-architecture).deb
 install: release locale
 	$(MAKE) install-files
 

@@ -42,7 +42,7 @@ let package = Package(
         .target(
             name: "BadgeResources",
             path: "Resources",
-            exclude: ["screenshot.png", "gallery.png", "scaling.png", "badge-demo.desktop", "badge-demo.order",
+            exclude: ["screenshot.png", "gallery.png", "scaling.png", "badge-demo.desktop", "session", "badge-demo.order",
                       "badge-demo.svg", "badge-demo.1", "badge-demo.metainfo.xml", "hicolor"],
             sources: ["BundledIcons.swift"],
             resources: [

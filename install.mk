@@ -8,7 +8,10 @@
 # and the .mo catalogues are whatever LOCALE_BUILD holds. The PNG icons are pre-rendered from
 # Resources/badge-demo.svg into Resources/hicolor/ (committed; `make app-icons` after the SVG
 # changes), so installing needs no librsvg tools. The man page is installed uncompressed (a
-# distribution's packaging compresses it, as dh_compress does). Recipes run with /bin/sh.
+# distribution's packaging compresses it, as dh_compress does, and `make deb` does). The session
+# files (Resources/session: the autostart entry, the systemd user unit, the D-Bus service file) are
+# installed too; the unit's and the service file's .in templates get BINDIR written into their Exec
+# lines. Recipes run with /bin/sh.
 #
 # The AppStream component id is reverse-DNS, as AppStream requires of a desktop application, and
 # the metainfo file is installed under that id (appstreamcli validate-tree checks the name); the
@@ -21,6 +24,14 @@ BINDIR       ?= $(PREFIX)/bin
 DATADIR      ?= $(PREFIX)/share
 MANDIR       ?= $(DATADIR)/man
 LOCALEDIR    ?= $(DATADIR)/locale
+LIBDIR       ?= $(PREFIX)/lib
+# The session files (docs/session.md): the XDG autostart entry goes where every desktop's autostart
+# looks (XDG_CONFIG_DIRS is /etc/xdg by default, also for a PREFIX of /usr/local); the systemd user
+# unit and the D-Bus service file go where systemd and dbus-daemon look below PREFIX, and both name
+# the installed binary (BINDIR) in their Exec lines.
+AUTOSTARTDIR ?= /etc/xdg/autostart
+USERUNITDIR  ?= $(LIBDIR)/systemd/user
+DBUSSERVICEDIR ?= $(DATADIR)/dbus-1/services
 BIN          ?= .build/release/badge-demo
 LOCALE_BUILD ?= .build/locale
 # The gettext sources (po/<domain>/<lang>.po): uninstall also removes the catalogues they compile
@@ -31,6 +42,7 @@ PO_DIR       ?= po
 badge_install_saved_goal := $(.DEFAULT_GOAL)
 
 BADGE_APPSTREAM_ID := io.github.badgekit.BadgeDemo
+BADGE_BUS_NAME     := io.github.badgekit.BadgeDemo
 BADGE_ICON_SIZES   := 16 24 32 48 64 128 256
 BADGE_ICON_SRC     := Resources/hicolor
 BADGE_ICONDIR       = $(DATADIR)/icons/hicolor
@@ -41,14 +53,18 @@ BADGE_INSTALLED = $(BINDIR)/badge-demo \
                   $(BADGE_ICONDIR)/scalable/apps/badge-demo.svg \
                   $(foreach s,$(BADGE_ICON_SIZES),$(BADGE_ICONDIR)/$(s)x$(s)/apps/badge-demo.png) \
                   $(DATADIR)/metainfo/$(BADGE_APPSTREAM_ID).metainfo.xml \
-                  $(MANDIR)/man1/badge-demo.1
+                  $(MANDIR)/man1/badge-demo.1 \
+                  $(AUTOSTARTDIR)/badge-demo.desktop \
+                  $(USERUNITDIR)/badge-demo.service \
+                  $(DBUSSERVICEDIR)/$(BADGE_BUS_NAME).service
 
 # The directories uninstall removes once empty. Into a staging tree (DESTDIR set, and not /):
 # each directory a file went into and its parents, up to, not including, DESTDIR, so an emptied
 # stage is empty again. Into the live system (DESTDIR empty): the same, but never PREFIX, BINDIR,
-# DATADIR or MANDIR themselves (Debian's base-files creates them in /usr/local) nor anything
-# above them; a directory outside all four (such as LOCALEDIR=/opt/locale) is left alone.
-BADGE_BASE_DIRS = $(PREFIX) $(BINDIR) $(DATADIR) $(MANDIR)
+# DATADIR, MANDIR or LIBDIR themselves (Debian's base-files creates them in /usr/local) nor anything
+# above them; a directory outside all five (such as LOCALEDIR=/opt/locale, or AUTOSTARTDIR in /etc)
+# is left alone.
+BADGE_BASE_DIRS = $(PREFIX) $(BINDIR) $(DATADIR) $(MANDIR) $(LIBDIR)
 
 # Shell helpers for the recipes (dash).
 #   prune TOP SUB: removes TOP/SUB, then its parents, each only while empty, never TOP or anything
@@ -92,6 +108,14 @@ install-files:
 	done
 	install -D -m 644 Resources/badge-demo.metainfo.xml '$(DESTDIR)$(DATADIR)/metainfo/$(BADGE_APPSTREAM_ID).metainfo.xml'
 	install -D -m 644 Resources/badge-demo.1 '$(DESTDIR)$(MANDIR)/man1/badge-demo.1'
+	install -D -m 644 Resources/session/badge-demo-autostart.desktop '$(DESTDIR)$(AUTOSTARTDIR)/badge-demo.desktop'
+	@for f in badge-demo.service:'$(USERUNITDIR)' $(BADGE_BUS_NAME).service:'$(DBUSSERVICEDIR)'; do \
+	  name=$${f%%:*}; dir=$${f#*:}; \
+	  echo "install -D -m 644 Resources/session/$$name.in '$(DESTDIR)'$$dir/$$name (Exec: $(BINDIR)/badge-demo)"; \
+	  mkdir -p '$(DESTDIR)'"$$dir" && \
+	  sed 's|@BINDIR@|$(BINDIR)|g' "Resources/session/$$name.in" > '$(DESTDIR)'"$$dir/$$name" && \
+	  chmod 644 '$(DESTDIR)'"$$dir/$$name" || exit 1; \
+	done
 	@$(badge_install_sh); \
 	catalogues | sort -u | while IFS= read -r mo; do \
 	  echo "install -D -m 644 '$(LOCALE_BUILD)/$$mo' '$(DESTDIR)$(LOCALEDIR)/$$mo'"; \

@@ -3,7 +3,10 @@
 # every file present with its mode, the desktop file (desktop-file-validate), the AppStream
 # metainfo (appstreamcli validate --no-net, and validate-tree for the file name and the desktop
 # file it launches), the man page (man -l renders it, groff has no warnings), the PNG icons (PNG
-# files of the right size), the .mo catalogues, and the installed binary (--version).
+# files of the right size), the .mo catalogues, the session files (the autostart entry with
+# desktop-file-validate, the systemd user unit with systemd-analyze verify when systemd is
+# installed, the D-Bus service file; both Exec lines naming PREFIX/bin/badge-demo), and the
+# installed binary (--version).
 # After `make uninstall DESTDIR=ROOT`, `--empty ROOT` checks that nothing at all is left in ROOT.
 # Stops at the first failure with a message and status 1; prints "install tree OK" at the end.
 #
@@ -43,6 +46,9 @@ desktop=$base/share/applications/badge-demo.desktop
 metainfo=$base/share/metainfo/io.github.badgekit.BadgeDemo.metainfo.xml
 manpage=$base/share/man/man1/badge-demo.1
 icons=$base/share/icons/hicolor
+autostart=$root/etc/xdg/autostart/badge-demo.desktop
+unit=$base/lib/systemd/user/badge-demo.service
+busfile=$base/share/dbus-1/services/io.github.badgekit.BadgeDemo.service
 sizes="16 24 32 48 64 128 256"
 
 # Every file, a regular file with the mode install.mk gives it.
@@ -59,6 +65,9 @@ check_file "$metainfo" 644
 check_file "$manpage" 644
 check_file "$icons/scalable/apps/badge-demo.svg" 644
 for s in $sizes; do check_file "$icons/${s}x$s/apps/badge-demo.png" 644; done
+check_file "$autostart" 644
+check_file "$unit" 644
+check_file "$busfile" 644
 ok "all $count files present (binary 755, data 644)"
 
 # The desktop file: no errors, no warnings, no hints.
@@ -87,6 +96,33 @@ echo "$out" | grep -q '^NAME' || fail "man -l $manpage: no NAME section in the r
 warnings=$(groff -man -ww -z "$manpage" 2>&1)
 [ -z "$warnings" ] || { echo "$warnings" >&2; fail "groff -man -ww -z $manpage printed warnings"; }
 ok "man -l $manpage renders ($(echo "$out" | wc -l) lines, mentions --control; groff: no warnings)"
+
+# The session files (docs/session.md).
+out=$(desktop-file-validate "$autostart" 2>&1); status=$?
+if [ $status -ne 0 ] || [ -n "$out" ]; then
+    echo "$out" >&2; fail "desktop-file-validate $autostart (status $status, output above)"
+fi
+ok "desktop-file-validate $autostart"
+grep -qx "ExecStart=$prefix/bin/badge-demo" "$unit" || fail "$unit: ExecStart is not $prefix/bin/badge-demo"
+grep -qx 'BusName=io.github.badgekit.BadgeDemo' "$unit" || fail "$unit: no BusName=io.github.badgekit.BadgeDemo"
+grep -qx "Exec=$prefix/bin/badge-demo" "$busfile" || fail "$busfile: Exec is not $prefix/bin/badge-demo"
+grep -qx 'Name=io.github.badgekit.BadgeDemo' "$busfile" || fail "$busfile: Name is not io.github.badgekit.BadgeDemo"
+grep -qx 'SystemdService=badge-demo.service' "$busfile" || fail "$busfile: SystemdService is not badge-demo.service"
+if command -v systemd-analyze >/dev/null; then
+    # verify wants ExecStart to exist: a copy of the unit that starts the staged binary, checked
+    # as a user unit with a runtime folder of its own (systemd need not run).
+    scratch=$(mktemp -d) || fail "mktemp -d"
+    sed "s|^ExecStart=.*|ExecStart=$bin|" "$unit" > "$scratch/badge-demo.service"
+    mkdir -m 700 "$scratch/run"
+    out=$(XDG_RUNTIME_DIR=$scratch/run systemd-analyze --user --man=no verify "$scratch/badge-demo.service" 2>&1); status=$?
+    rm -rf "$scratch"
+    if [ $status -ne 0 ] || [ -n "$out" ]; then
+        echo "$out" >&2; fail "systemd-analyze --user verify $unit (status $status, output above)"
+    fi
+    ok "systemd-analyze --user verify $unit"
+else
+    echo "skipped: systemd-analyze verify $unit (apt-get install systemd)"
+fi
 
 # The icons: the SVG is an SVG; each PNG has the PNG signature and an IHDR of N x N.
 grep -q '<svg' "$icons/scalable/apps/badge-demo.svg" || fail "$icons/scalable/apps/badge-demo.svg is not an SVG file"

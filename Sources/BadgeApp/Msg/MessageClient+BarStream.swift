@@ -168,9 +168,10 @@ extension MessageClient {
     /// folder above), or ``offlineRetry`` seconds pass. When the socket file is there but nothing
     /// accepts on it yet, no event may follow (its instance is between bind and listen): the wait
     /// is `pause` then, which doubles for the next time, up to ``offlineRetry``. True when it
-    /// returned because `input` (a descriptor the caller reads) has something.
+    /// returned because `input` (a descriptor the caller reads) has something. It never waits
+    /// longer than `limit` seconds.
     @discardableResult
-    static func waitForSocket(at path: String, pause: inout Double, input: Int32? = nil) -> Bool {
+    static func waitForSocket(at path: String, pause: inout Double, input: Int32? = nil, limit: Double = offlineRetry) -> Bool {
         let folder = FilePaths.split(path).parent
         let inotify = Inotify()
         defer { inotify.close() }
@@ -193,6 +194,7 @@ extension MessageClient {
                 pause = min(offlineRetry, pause * 2)
             }
         }
+        wait = min(wait, max(0, limit))
         var entries = [pollfd(fd: watching ? inotify.descriptor : -1, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: input ?? -1, events: Int16(POLLIN), revents: 0)]
         _ = poll(&entries, 2, Int32(wait * 1000))
@@ -200,7 +202,7 @@ extension MessageClient {
     }
 
     /// Whether something accepts connections on the socket at `path` now.
-    private static func isListening(_ path: String) -> Bool {
+    static func isListening(_ path: String) -> Bool {
         (try? ControlSocketClient(path: path, owner: nil, timeout: 0.5)) != nil
     }
 }

@@ -30,12 +30,14 @@ enum MessageClient {
         var button: String?
         /// `--no-separator`: i3bar's blocks without separator lines.
         var separator = true
+        /// `--start`: start the default instance through D-Bus activation when none runs.
+        var start = false
         var help = false
         var command: [String] = []
     }
 
     static let usage = """
-        usage: badge-demo msg [--profile NAME | --state FILE | --socket PATH] [--user NAME]
+        usage: badge-demo msg [--start | --profile NAME | --state FILE | --socket PATH] [--user NAME]
                               [--watch [--format F] [--button ID] [--no-separator]] [COMMAND...]
           COMMAND: \(commandList(indent: 11)),
                    hello (the protocol version and the instance's pid); N is 0 or more;
@@ -43,6 +45,8 @@ enum MessageClient {
           --profile NAME   the instance started with --profile NAME (default: the default profile)
           --state FILE     the instance started with --state FILE
           --socket PATH    the socket at PATH
+          --start          when no instance runs, have the session bus start one (D-Bus
+                           activation of io.github.badgekit.BadgeDemo), then send COMMAND
           --user NAME      NAME's instance, through /run/user/UID (for root; NAME must allow root)
           --watch          print the instance's events as JSON lines until interrupted
           --format F       with --watch: json (default), or a bar's own protocol: i3bar (i3bar's
@@ -109,6 +113,7 @@ enum MessageClient {
                 }
                 options.format = format
             case "--no-separator": options.separator = false
+            case "--start": options.start = true
             case "--button":
                 guard let text = value(), !text.isEmpty else { return .failure(.init(message: "--button needs a button's id")) }
                 options.button = text
@@ -131,6 +136,9 @@ enum MessageClient {
         }
         if [options.profile, options.statePath, options.socketPath].compactMap({ $0 }).count > 1 {
             return .failure(.init(message: "give one of --profile, --state and --socket"))
+        }
+        if options.start, options.profile != nil || options.statePath != nil || options.socketPath != nil || options.user != nil {
+            return .failure(.init(message: "--start starts the default instance (the bus name io.github.badgekit.BadgeDemo): it cannot be combined with --profile, --state, --socket or --user"))
         }
         return .success(options)
     }
@@ -170,6 +178,10 @@ enum MessageClient {
             let actions = BarActions(program: ownPath, socket: path)
             return followInstance(path: path, owner: owner, format: options.format,
                                   settings: BarFormat.Settings(actions: actions, separator: options.separator), only: options.button)
+        }
+        if options.start, let (status, message) = startIfNeeded(socket: path) {
+            StandardError.write("badge-demo msg: \(message)")
+            return status
         }
         let client: ControlSocketClient
         do {
