@@ -1,3 +1,4 @@
+import TestSupport
 import BadgeControl
 @testable import BadgeApp
 import Testing

@@ -1,3 +1,4 @@
+import TestSupport
 import BadgeControl
 import BadgeCore
 import Glibc

@@ -1,7 +1,8 @@
 /// A polybar or lemonbar line as the bar shows it: without the action tags around each button's
 /// text (`%{A1:…:}`, `%{A}`), colours and the rest kept.
-enum BarText {
-    static func plain(_ line: String) -> String {
+public enum BarText {
+    /// `line` with its action tags taken out.
+    public static func plain(_ line: String) -> String {
         var result = ""
         var rest = line[...]
         while let start = rest.firstRange(of: "%{A") {
