@@ -9,11 +9,16 @@ package struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertibl
     package var line = 1
     /// The column in characters (Unicode scalars), from 1.
     package var column = 1
+    /// The text ended before its value did (empty, or cut anywhere): more text could still make
+    /// it valid, as when a file is read while it is being written. False for a mistake before the
+    /// end, which no text appended can mend.
+    package var ranOut = false
 
-    /// An error at `offset`; `bytes` gives its line and column.
-    package init(reason: String, offset: Int, in bytes: [UInt8] = []) {
+    /// An error at `offset`; `bytes` gives its line and column. `ranOut`: see ``ranOut``.
+    package init(reason: String, offset: Int, in bytes: [UInt8] = [], ranOut: Bool = false) {
         self.reason = reason
         self.offset = offset
+        self.ranOut = ranOut
         let before = bytes.prefix(max(0, min(offset, bytes.count)))
         let lineStart = (before.lastIndex(of: 0x0A).map { $0 + 1 }) ?? 0
         line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
@@ -49,7 +54,11 @@ private struct JSONTextParser {
     let bytes: [UInt8]
     var index = 0
 
-    func error(_ reason: String) -> JSONParseError { JSONParseError(reason: reason, offset: index, in: bytes) }
+    /// An error here; the text ran out when it is at its end, unless `ranOut` says otherwise (a
+    /// mistake found only once its last byte was read: a leading zero, a duplicate key).
+    func error(_ reason: String, ranOut: Bool? = nil) -> JSONParseError {
+        JSONParseError(reason: reason, offset: index, in: bytes, ranOut: ranOut ?? (index >= bytes.count))
+    }
 
     mutating func skipSpace() {
         while index < bytes.count, [0x20, 0x09, 0x0a, 0x0d].contains(bytes[index]) { index += 1 }
@@ -87,7 +96,7 @@ private struct JSONTextParser {
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
             let key = try parseString()
-            guard keys.insert(key).inserted else { throw error("duplicate key \"\(key.prefix(40))\"") }
+            guard keys.insert(key).inserted else { throw error("duplicate key \"\(key.prefix(40))\"", ranOut: false) }
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after an object key") }
             index += 1
@@ -175,7 +184,11 @@ private struct JSONTextParser {
     }
 
     mutating func parseHex4() throws(JSONParseError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw error("expected four hex digits after \\u") }
+        guard index + 4 <= bytes.count else {
+            // `\u00` at the end of the text is a cut, not a mistake, when what is there is hex.
+            let hex = bytes[index...].allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
+            throw error("expected four hex digits after \\u", ranOut: hex)
+        }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[index]
@@ -203,7 +216,7 @@ private struct JSONTextParser {
         }
         let integerDigits = digits()
         guard integerDigits > 0 else { throw error("expected digits in a number") }
-        if integerDigits > 1, bytes[index - integerDigits] == UInt8(ascii: "0") { throw error("a number with a leading zero") }
+        if integerDigits > 1, bytes[index - integerDigits] == UInt8(ascii: "0") { throw error("a number with a leading zero", ranOut: false) }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             isInteger = false
             index += 1

@@ -78,6 +78,56 @@ struct UsageTextTests {
         }
     }
 
+    /// A man page line as it reads: the macro's arguments (quoted or not) joined as troff joins
+    /// them (alternating fonts: no space; `.B`, `.I`: spaces), font changes and escapes removed.
+    static func manText(_ line: String) -> String {
+        var text = line
+        if line.hasPrefix(".") {
+            let macro = String(line.prefix { $0 != " " })
+            var arguments: [String] = []
+            var current = "", quoted = false, inArgument = false
+            for character in line.dropFirst(macro.count) {
+                if character == "\"", !quoted, !inArgument { quoted = true; inArgument = true; continue }
+                if character == "\"", quoted { quoted = false; arguments.append(current); current = ""; inArgument = false; continue }
+                if character == " ", !quoted {
+                    if inArgument { arguments.append(current); current = ""; inArgument = false }
+                    continue
+                }
+                current.append(character)
+                inArgument = true
+            }
+            if inArgument { arguments.append(current) }
+            text = arguments.joined(separator: [".B", ".I"].contains(macro) ? " " : "")
+        }
+        for (escape, plain) in [("\\fB", ""), ("\\fI", ""), ("\\fR", ""), ("\\fP", ""), ("\\-", "-"), ("\\~", " "), ("\\&", "")] {
+            text = text.replacingAll(escape, with: plain)
+        }
+        return text
+    }
+
+    @Test("One list of commands: the man page's CONTROL CHANNEL and docs/control.md's table list exactly ControlCommand.forms")
+    func manPageAndDocsListEveryForm() throws {
+        let man = String(decoding: readFile(packageRoot() + "/Resources/badge-demo.1"), as: UTF8.self)
+        let lines = man.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex(of: ".SH CONTROL CHANNEL"))
+        // The commands are the tagged paragraphs before the first .PP (the events follow it).
+        let end = try #require(lines[start...].firstIndex(of: ".PP"))
+        var tags: [String] = []
+        for index in start..<end where lines[index].hasPrefix(".TP") && index + 1 < end {
+            tags.append(Self.manText(lines[index + 1]))
+        }
+        #expect(tags == ControlCommand.forms, "the man page's commands, in order:\n\(tags.joined(separator: "\n"))")
+        let docs = String(decoding: readFile(packageRoot() + "/docs/control.md"), as: UTF8.self)
+        let table = docs.split(separator: "\n").map(String.init)
+            .drop { $0 != "### Every command" }.prefix { !$0.hasPrefix("The socket adds") }
+            .filter { $0.hasPrefix("| `") }
+            .map { String($0.dropFirst(3).prefix { $0 != "`" }).replacingAll("\\|", with: "|") }
+        #expect(Array(table) == ControlCommand.forms, "docs/control.md's table, in order:\n\(table.joined(separator: "\n"))")
+        // Both usages, too, and the man page's msg synopsis has --start.
+        #expect(AppOptions.usage.contains(MessageClient.usage) && MessageClient.usage.contains("--start"))
+        #expect(lines.contains { Self.manText($0).contains("[--start | --profile NAME") })
+    }
+
     @Test("msg checks a command line before it connects: a negative or malformed number is its own error",
           arguments: [("dec mail -3", "dec: the step must be 0 or more, not -3"), ("set mail x", "\"x\" is not a whole number"),
                       ("frob", nil), ("hello", nil), ("subscribe", nil), ("inc mail", nil), ("refresh all", nil)] as [(String, String?)])

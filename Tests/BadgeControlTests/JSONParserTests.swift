@@ -46,4 +46,25 @@ import Testing
             #expect(error.line == 1 && error.column == 1)
         }
     }
+
+    @Test("Every cut of a valid text ran out (a file read while it is written); a mistake before the end did not")
+    func ranOutOnlyAtTheEnd() throws {
+        let whole = Array(#"{"theme": "dark", "scale": 1.5e0, "buttons": [{"id": "mail", "label": "M\u00e9l ✉", "on": true, "x": null, "n": -12}]}"#.utf8)
+        #expect(throws: Never.self) { try JSONValue.parse(whole) }
+        for length in 0..<whole.count {
+            do {
+                _ = try JSONValue.parse(Array(whole.prefix(length)))
+            } catch {
+                #expect(error.ranOut, "cut at \(length) (\(String(decoding: whole.prefix(length), as: UTF8.self))): \(error)")
+            }
+        }
+        for text in ["{\"a\" 1}", "[1,]", "{\"a\":1,\"a\":2}", "01", "[1] 2", "tx", "\"\\x\"", "\"\\u00G", "{\"a\":1}}", "[1 2", "{\"a\":1,\"a\"", "[01", "1e999"] {
+            do {
+                _ = try JSONValue.parse(Array(text.utf8))
+                Issue.record("\(text) parsed")
+            } catch {
+                #expect(!error.ranOut, "\(text): \(error)")
+            }
+        }
+    }
 }

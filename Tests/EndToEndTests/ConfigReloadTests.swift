@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeControl
 import Glibc
 import Testing
 import XvfbHarness
@@ -105,6 +106,59 @@ struct ConfigReloadTests {
         close(again)
         let error = try s.app.readEvent(named: "error", timeout: 5) { $0["source"]?.string == "config" }
         #expect((error["reason"]?.string ?? "").contains("line 1, column 1"), "\(error)")
+    }
+
+    /// The config errors the app reported so far, once it has handled everything before a sync.
+    static func configErrors(_ s: DemoSession) throws -> [JSONValue] {
+        try s.sync()
+        return s.app.takePendingEvents(named: "error").filter { $0["source"]?.string == "config" }
+    }
+
+    @Test("Truncated, then written 150 ms later (a half-saved file): no error, and the new config applies; the settle leaves no timer")
+    func truncateThenWrite() throws {
+        let (home, file) = try Self.folder("truncate")
+        Self.save(Self.two, to: file)
+        let s = try DemoSession("config-truncate", environment: ["XDG_CONFIG_HOME": home])
+        // The editor: open(O_TRUNC), close; later, open and write the whole text. The pause paces
+        // the simulated writer, it waits on nothing of the app's.
+        close(open(file, O_WRONLY | O_TRUNC))
+        measureInterval(seconds: 0.15)
+        let fd = open(file, O_WRONLY)
+        try #require(fd >= 0)
+        _ = Array(Self.three.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let reloaded = try s.app.readEvent(named: "config", timeout: 5)
+        #expect(reloaded["buttons"]?.array?.compactMap(\.string) == ["mail", "chat", "news"])
+        #expect(try s.state().buttons.map(\.id) == ["mail", "chat", "news"])
+        #expect(try Self.configErrors(s).isEmpty)
+        #expect(!s.app.stderrText.contains("not valid JSON"), "\(s.app.stderrText)")
+        try s.moveAwayAndSync()
+        #expect(try s.app.waitUntilIdle(timeout: 10, quiet: 60), "no settle timer left behind")
+    }
+
+    @Test("A file that stays cut is reported once, after the settle (0.3 s); one bad before its end at once")
+    func staysCutIsReportedOnce() throws {
+        let (home, file) = try Self.folder("stays-cut")
+        Self.save(Self.two, to: file)
+        let s = try DemoSession("config-stays-cut", environment: ["XDG_CONFIG_HOME": home])
+        let written = ContinuousClock.now
+        Self.writeInPlace(#"{"buttons": [{"id": "mail", "icon": "ma"#, to: file)
+        let error = try s.app.readEvent(named: "error", timeout: 5) { $0["source"]?.string == "config" }
+        let waited = secondsSince(written)
+        #expect((error["reason"]?.string ?? "").contains("unexpected end of the text"), "\(error)")
+        #expect(waited >= 0.29, "reported \(waited) s after the write: before the settle ended")
+        try s.moveAwayAndSync()
+        #expect(try s.app.waitUntilIdle(timeout: 10, quiet: 60), "no second settle timer")
+        #expect(try Self.configErrors(s).isEmpty, "reported once")
+        #expect(s.app.stderrText.split(separator: "not valid JSON", omittingEmptySubsequences: false).count == 2, "\(s.app.stderrText)")
+        #expect(try s.state().buttons.map(\.id) == ["mail", "bell"], "the running toolbar stays")
+        // A mistake before the end cannot be mended by more text: reported without a settle.
+        Self.writeInPlace(#"{"buttons" [{"id": "mail"}]}"#, to: file)
+        let middle = try s.app.readEvent(named: "error", timeout: 5) { $0["source"]?.string == "config" }
+        #expect((middle["reason"]?.string ?? "").contains("expected ':' after an object key"), "\(middle)")
+        Self.save(Self.three, to: file)
+        _ = try s.app.readEvent(named: "config", timeout: 5)
+        #expect(try s.state().buttons.map(\.id) == ["mail", "chat", "news"])
     }
 
     @Test("SIGHUP reads the config file again; a removed file keeps the toolbar")

@@ -21,13 +21,17 @@ extension BadgeApplication {
 
     /// Reads the config file again (it changed, or SIGHUP): applied when it is good, with the
     /// surviving buttons keeping their contents; otherwise the running toolbar stays and the reason
-    /// goes to standard error and the control channel.
-    func reloadConfig(cause: String) {
+    /// goes to standard error and the control channel. A changed file that reads as cut may be
+    /// half saved: it is reported only if it is still bad when it settles (``ConfigSettle``;
+    /// `settled`: this is the settle's reading).
+    func reloadConfig(cause: String, settled: Bool = false) {
         guard let path = configPath, let host else { return }
+        let asked = cause == "signal" || settled
         let config: ToolbarConfig
         let newToolbar: Toolbar
         guard access(path, F_OK) == 0 else {
             // Removed (or renamed away, as editors do before writing the new one): what is shown stays.
+            configWatcher?.settle.cancel()
             if cause == "signal" {
                 StandardError.write("badge-demo: \(path): no such file; keeping the toolbar")
                 board.apply(.event(.config(ControlEvents.configError("\(path): no such file", cause: cause))))
@@ -42,10 +46,13 @@ extension BadgeApplication {
             newToolbar = try DemoToolbar.make(config: Self.localized(config, bundled: false, locale: locale),
                                               configFile: path, options: flagless, clock: clock, text: text, icons: icons)
         } catch {
+            let reading: ConfigSettle.Reading = (error as? ToolbarConfig.Error)?.isCut == true ? .cut : .bad
+            if configWatcher?.settle.verdict(on: reading, asked: asked, now: SystemTime.monotonic) == .wait { return }
             StandardError.write("badge-demo: \(error); keeping the toolbar")
             board.apply(.event(.config(ControlEvents.configError("\(error)", cause: cause))))
             return
         }
+        _ = configWatcher?.settle.verdict(on: .good, asked: asked, now: SystemTime.monotonic)
         for warning in config.warnings { StandardError.write("badge-demo: \(warning)") }
         let strings = locale.badgeStrings
         for button in newToolbar.buttons {

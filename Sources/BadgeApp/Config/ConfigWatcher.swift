@@ -27,6 +27,9 @@ final class ConfigWatcher {
     /// Called when the file may have changed (a rename, write, creation or removal of it, of a link
     /// to it, or of a folder on its way).
     var onChange: (() -> Void)?
+    /// A change that read as cut, waiting for the rest of the write (``ConfigSettle``): the reload
+    /// gives its verdicts, the loop wakes at its deadline.
+    var settle = ConfigSettle()
 
     /// Events on a folder that holds the file or a link to it.
     private static let fileMask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB
@@ -174,13 +177,12 @@ final class ConfigWatcher {
     }
 
     private func readEvents() {
-        var touched = false, rearm = false, onlyCreated = true
+        var touched = false, rearm = false
         for event in inotify.readEvents() {
             if event.isOverflow {
                 // Events were lost: whatever they said, look again.
                 touched = true
                 rearm = true
-                onlyCreated = false
                 continue
             }
             guard let names = watches[event.watch] else { continue }  // a watch already dropped
@@ -189,24 +191,13 @@ final class ConfigWatcher {
             } else if names.contains(event.name) {
                 touched = true
                 rearm = true
-                if !event.has(IN_CREATE) { onlyCreated = false }
             }
         }
         // A folder that appeared may already hold the file (`mkdir -p` then a copy, before the
         // new watch existed): a changed set of watches counts as a change.
-        if rearm, arm() {
-            touched = true
-            onlyCreated = false
-        }
-        // A file just created and still empty is being written: its writer's close (IN_CLOSE_WRITE)
-        // follows, and reading it now would report "not valid JSON" for a file that is fine.
-        if touched, onlyCreated, Self.isEmptyRegularFile(path) { return }
+        if rearm, arm() { touched = true }
+        // A file just created (or truncated) and still empty reads as cut: the reload's settle
+        // (``ConfigSettle``) waits for the rest of the write rather than report it.
         if touched { onChange?() }
-    }
-
-    /// Whether `path` (its links followed) is a regular file with nothing in it yet.
-    private static func isEmptyRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size == 0
     }
 }

@@ -66,6 +66,9 @@ struct ToolbarConfig: Sendable {
     struct Error: Swift.Error, CustomStringConvertible, Sendable {
         /// "FILE: FIELD: REASON".
         let message: String
+        /// The file is empty or its JSON ends before its value does (``JSONParseError/ranOut``):
+        /// perhaps half saved, still being written (``ConfigSettle``).
+        var isCut = false
         /// The message.
         var description: String { message }
     }
@@ -87,7 +90,7 @@ struct ToolbarConfig: Sendable {
         do {
             root = try JSONValue.parse(bytes)
         } catch {
-            throw Error(message: "\(file): not valid JSON (\(error))")
+            throw Error(message: "\(file): not valid JSON (\(error))", isCut: error.ranOut)
         }
         func fail(_ field: String, _ reason: String) -> Error { Error(message: "\(file): \(field): \(reason)") }
         let fields = ConfigFields(fail: fail)

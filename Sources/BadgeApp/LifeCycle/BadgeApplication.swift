@@ -244,6 +244,12 @@ final class BadgeApplication {
             watcher.onChange = { [weak self] in self?.reloadConfig(cause: "file") }
             configWatcher = watcher
             loop.add(watcher.source)
+            // A file that read as cut is read again at its settle's deadline (no wakeup otherwise).
+            loop.addDeadline(named: "config-settle") { [weak watcher] in watcher?.settle.timeUntilDue(now: SystemTime.monotonic) }
+            loop.addPreparation(named: "config-settle") { [weak self, weak watcher] in
+                if let watcher, watcher.settle.takeIfDue(now: SystemTime.monotonic) { self?.reloadConfig(cause: "file", settled: true) }
+                return false
+            }
         }
     }
 

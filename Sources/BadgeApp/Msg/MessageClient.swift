@@ -187,7 +187,9 @@ enum MessageClient {
         do {
             client = try ControlSocketClient(path: path, owner: owner)
         } catch {
-            StandardError.write("badge-demo msg: \(error)")
+            var hint = ""
+            if case .noInstance = error { hint = startHint(options) }
+            StandardError.write("badge-demo msg: \(error)\(hint)")
             switch error {
             case .noInstance: return .noInstance
             case .timedOut: return .connectionLost
@@ -233,6 +235,16 @@ enum MessageClient {
             }
         }
         return worst
+    }
+
+    /// What to do when no instance runs: how to start one (`--start` only reaches the default
+    /// profile, the one the bus name belongs to).
+    static func startHint(_ options: Options) -> String {
+        let own = [options.profile.map { "--profile " + $0 }, options.statePath.map { "--state " + $0 }]
+            .compactMap { $0 }.first
+        if let own { return "; start it with \"badge-demo \(own)\"" }
+        if options.socketPath != nil || options.user != nil { return "" }
+        return "; start it with \"badge-demo\", or add --start to have the session bus start it (docs/session.md)"
     }
 
     /// This program's absolute path (for the commands a bar runs on a click: the bar's PATH may
