@@ -260,7 +260,8 @@ public final class MaildirSource: BadgeSource {
             items.append(item)
         }
         itemCache = kept
-        return BadgeItemList(items, unlisted: unread.count - items.count)
+        // Newest first by Date, then by delivery for the same second.
+        return BadgeItemList(newestFirst: items, unlisted: unread.count - items.count)
     }
 
     private func makeItem(path: String, name: String, folder: String, delivered: Double) -> BadgeItem {

@@ -277,7 +277,8 @@ public final class NotmuchSource: BadgeSource {
                                    detail: entry["subject"]?.string, time: entry["timestamp"]?.double, origin: "notmuch",
                                    iconName: "mail", action: action))
         }
-        return BadgeItemList(items)
+        // notmuch lists the newest first; threads of the same second keep its order.
+        return BadgeItemList(newestFirst: items)
     }
 
     private func publish() {

@@ -63,4 +63,40 @@ struct IMAPConfigTests {
         #expect(account.security == .cleartext && account.port == 1143 && password == .command(["pass", "show", "mail"]))
         #expect(config.warnings == [#"t.json: buttons[0].source.imap.pasword: unknown key; did you mean "password"?"#])
     }
+
+    @Test("\"open\" beside \"imap\" (as the docs show it) is taken without a warning; inside \"imap\" it is taken with a warning naming its place")
+    func openPlace() throws {
+        let beside = #"{"buttons": [{"id": "mail", "source": {"imap": {"host": "h", "user": "me", "password": {"command": ["p"]}}, "open": ["neomutt", "{uid}"]}}]}"#
+        let config = try ToolbarConfig.parse(Array(beside.utf8), file: "t.json")
+        guard case .imap(_, _, _, let open)? = config.buttons.first?.source else { Issue.record("no imap"); return }
+        #expect(open == ["neomutt", "{uid}"] && config.warnings.isEmpty, "\(config.warnings)")
+        let inside = try parse(#"{"host": "h", "user": "me", "password": {"command": ["p"]}, "open": ["neomutt", "{uid}"]}"#).get()
+        guard case .imap(_, _, _, let taken)? = inside.buttons.first?.source else { Issue.record("no imap"); return }
+        #expect(taken == ["neomutt", "{uid}"])
+        #expect(inside.warnings == [#"t.json: buttons[0].source.imap.open: belongs beside "imap" (as source.open), not inside it; "#
+            + "it is taken from here this time, but move it"], "\(inside.warnings)")
+        #expect(!inside.warnings.contains { $0.contains("unknown key") })
+    }
+
+    @Test("A misspelled key that leaves a required one missing says \"did you mean\" in the error itself (the warnings of a refused file are never shown)")
+    func didYouMeanInErrors() {
+        let cases = [
+            (#"{"host": "h", "user": "me", "pasword": {"command": ["p"]}}"#,
+             #"buttons[0].source.imap.pasword: unknown key, did you mean "password"?"#),
+            (#"{"host": "h", "user": "me", "password": {"comand": ["p"]}}"#,
+             #"buttons[0].source.imap.password.comand: unknown key, did you mean "command"?"#),
+            (#"{"hots": "h", "user": "me", "password": {"command": ["p"]}}"#,
+             #"buttons[0].source.imap.hots: unknown key, did you mean "host"?"#),
+        ]
+        for (text, expected) in cases {
+            switch parse(text) {
+            case .success: Issue.record("\(text) should be refused")
+            case .failure(let error): #expect(error.message.contains(expected), "\(error.message)")
+            }
+        }
+        // An unrelated unknown key is not dragged into the error.
+        if case .failure(let error) = parse(#"{"host": "h", "user": "me", "colour": 1}"#) {
+            #expect(!error.message.contains("colour"), "\(error.message)")
+        }
+    }
 }

@@ -105,6 +105,17 @@ final class Dovecot {
         try Self.script("deliver", folder.path, from, subject, seen ? "seen" : "unseen", box)
     }
 
+    /// Appends `count` messages on one connection, all with the same Date second ("burst 1" … "burst COUNT").
+    func burst(_ count: Int) throws {
+        try Self.script("burst", folder.path, String(count))
+    }
+
+    /// The FLAGS of message `uid` in `box`, as imaplib's `FETCH (FLAGS)` reads them ("1 (UID 1 FLAGS (\\Seen))").
+    func flags(uid: UInt32, folder box: String = "INBOX") throws -> String {
+        let outcome = try runToEnd(["/usr/bin/python3", Self.fixture, "flags", folder.path, String(uid), box])
+        return String(decoding: outcome.output, as: UTF8.self)
+    }
+
     /// Adds `flags` ("\\Seen", "\\Deleted") to the messages `uid` of `box`.
     func store(_ flags: String, uid: String = "1:*", folder box: String = "INBOX") throws {
         try Self.script("store", folder.path, flags, uid, box)

@@ -61,6 +61,23 @@ struct IMAPSourceTests {
         expectNoSecret(source, server)
     }
 
+    @Test("After a burst of 210 messages with the same Date second the newest is on top: by Date, then by arrival (UID)")
+    func burstOrder() throws {
+        let server = try Dovecot()
+        try server.burst(210)
+        let source = IMAPSource(account: server.account(), password: server.passwordCommand)
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        drive(loop, source, 20, "210 unseen") { $0.content == .count(210) && $0.items?.items.count == IMAPSession.itemLimit }
+        let subjects = source.reading.items?.items.map { $0.detail ?? "" } ?? []
+        #expect(subjects.prefix(3) == ["burst 210", "burst 209", "burst 208"], "\(subjects.prefix(5))")
+        #expect(subjects.last == "burst 11", "\(subjects.suffix(3))")
+        #expect(source.reading.items?.unlisted == 10)
+        try server.deliver(from: "Late <late@example.org>", subject: "after the burst")
+        drive(loop, source, 5, "the late one on top") { $0.items?.items.first?.detail == "after the burst" }
+    }
+
     @Test("STARTTLS on the plain port, and a second folder counted exactly (an unseen message marked \\Deleted is not) and followed with NOTIFY within 1 s")
     func startTLSAndFolders() throws {
         let server = try Dovecot()
@@ -107,9 +124,16 @@ struct IMAPSourceTests {
     @Test("Certificates: another host name, an unknown CA, a missing CA file: each a clear error naming the host and the reason")
     func certificates() throws {
         let server = try Dovecot()
+        let other = try TemporaryFolder()
+        try runToEnd(["/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-days", "2",
+                      "-keyout", other("key.pem"), "-out", other("cert.pem")])
         let cases: [(IMAPAccount, String)] = [
             (server.account(host: "127.0.0.1"), "the certificate of 127.0.0.1 is not trusted"),
-            (IMAPAccount(host: "localhost", port: server.imapsPort, user: "alice"), "the certificate of localhost is not trusted"),
+            (IMAPAccount(host: "localhost", port: server.imapsPort, user: "alice"),
+             "the certificate of localhost is not trusted: self-signed certificate (checked against the system's authorities; "
+                + "a private CA's certificate goes in \"caFile\")"),
+            // Another CA file than the server's: the error names the file it was checked against.
+            (server.account(caFile: other("cert.pem")), "(checked against the authorities in \"caFile\" \(other("cert.pem")))"),
             (server.account(caFile: server.folder("missing.pem")), "cannot read the certificate authorities in"),
         ]
         for (account, expected) in cases {
@@ -118,6 +142,9 @@ struct IMAPSourceTests {
             loop.start()
             drive(loop, source, 10, expected) { ($0.error ?? "").contains(expected) }
             #expect(source.reading.content == nil, "never counted over an untrusted connection")
+            if expected.contains("127.0.0.1") {
+                #expect(source.reading.error?.contains("caFile") == false, "a name mismatch is no CA's fault: \(source.reading.error ?? "")")
+            }
             loop.stop()
         }
     }

@@ -91,7 +91,13 @@ enum SourceConfig: Sendable, Equatable {
             }
             return .notifications(applications: apps)
         case "imap":
-            return try parseIMAP(value["imap"] ?? .null, at: "\(at).imap", fields: fields, fail: fail, open: try strings("open"))
+            // `open` belongs beside "imap", as beside "maildir" and "notmuch"; one written inside
+            // "imap" (as the docs once showed it) is taken too, with a warning (ToolbarConfig.keys).
+            var open = try strings("open")
+            if open == nil, case .object? = value["imap"], value["imap"]?["open"] != nil {
+                open = try SourceConfig.parse(value["imap"] ?? .null, openAt: "\(at).imap", fail: fail)
+            }
+            return try parseIMAP(value["imap"] ?? .null, at: "\(at).imap", fields: fields, fail: fail, open: open)
         case "launcher":
             if value["launcher"] == .string("*") { return .launchers }
             guard let id = try fields.string(value["launcher"], "\(at).launcher"), DesktopFileID(id) != nil else {
@@ -115,6 +121,22 @@ enum SourceConfig: Sendable, Equatable {
             let timeout = try fields.number(value["timeout"], "\(at).timeout") ?? 10
             guard timeout > 0, timeout <= longestInterval else { throw fail("\(at).timeout", "must be more than 0 and at most a day") }
             return .command(arguments: arguments, interval: interval, timeout: timeout)
+        }
+    }
+
+    /// The `open` words of `value` (a string or an array of non-empty strings), naming `at` in errors.
+    private static func parse(_ value: JSONValue, openAt at: String, fail: (String, String) -> ToolbarConfig.Error) throws(ToolbarConfig.Error) -> [String]? {
+        switch value["open"] {
+        case nil, .null?: return nil
+        case .string(let one)?: return [one]
+        case .array(let items)?:
+            var list: [String] = []
+            for item in items {
+                guard case .string(let text) = item, !text.isEmpty else { throw fail("\(at).open", "expected non-empty strings") }
+                list.append(text)
+            }
+            return list
+        default: throw fail("\(at).open", "expected a string or an array of strings")
         }
     }
 

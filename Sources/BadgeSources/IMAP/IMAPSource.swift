@@ -458,7 +458,8 @@ public final class IMAPSource: BadgeSource {
         }
         summaries = kept
         let listed = count.perFolder[count.folder] ?? 0
-        let list = BadgeItemList(items.sorted { ($0.time ?? 0) > ($1.time ?? 0) }, unlisted: max(0, listed - items.count))
+        // Newest first by Date, then by arrival (the higher UID) for the same second.
+        let list = BadgeItemList(newestFirst: items, unlisted: max(0, listed - items.count))
         reading.content = .count(count.total)
         reading.items = list
         reading.updated = SystemTime.realtime

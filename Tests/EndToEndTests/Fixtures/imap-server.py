@@ -6,6 +6,9 @@
                                        written to FOLDER/ports ("IMAPS IMAP"), the password to
                                        FOLDER/password; start with: dovecot -F -c FOLDER/dovecot.conf
     imap-server.py deliver FOLDER FROM SUBJECT [seen] [BOX]
+    imap-server.py burst FOLDER COUNT  COUNT messages to INBOX on one connection, all with the
+                                       same Date second (subjects "burst 1" … "burst COUNT")
+    imap-server.py flags FOLDER UID [BOX]   prints the FLAGS of message UID (FETCH FLAGS)
     imap-server.py store FOLDER FLAGS [UIDS] [BOX]    e.g. '\\Seen' or '\\Deleted' (UIDS: 1:*, BOX: INBOX)
     imap-server.py expunge FOLDER
     imap-server.py wait FOLDER         until both ports accept (at most 10 s) and the server
@@ -151,7 +154,7 @@ def main():
         client(d).logout()
     elif command == "ports":
         pick_ports(d, tuple(map(int, sys.argv[3:5])) if len(sys.argv) > 4 else None)
-    elif command in ("deliver", "store", "expunge"):
+    elif command in ("deliver", "store", "expunge", "burst", "flags"):
         c = client(d)
         try:
             run(command, c)
@@ -161,6 +164,23 @@ def main():
         sys.exit("unknown command " + command)
 
 def run(command, c):
+    if command == "burst":
+        for n in range(1, int(sys.argv[3]) + 1):
+            raw = ("From: Burst <burst@example.org>\r\nSubject: burst %d\r\nDate: Thu, 03 Dec 2026 06:00:00 +0000\r\n"
+                   "Message-ID: <burst-%d-%d@example.org>\r\n\r\nbody\r\n" % (n, n, random.randrange(1 << 30))).encode()
+            typ, data = c.append("INBOX", None, None, raw)
+            if typ != "OK":
+                raise imaplib.IMAP4.error("APPEND answered %s %s" % (typ, data))
+        c.logout()
+        return
+    if command == "flags":
+        c.select(sys.argv[4] if len(sys.argv) > 4 else "INBOX", readonly=True)
+        typ, data = c.uid("FETCH", sys.argv[3], "(FLAGS)")
+        if typ != "OK":
+            raise imaplib.IMAP4.error("FETCH answered %s %s" % (typ, data))
+        print(b" ".join(d for d in data if isinstance(d, bytes)).decode())
+        c.logout()
+        return
     if command == "deliver":
         sender, subject = sys.argv[3], sys.argv[4]
         seen = len(sys.argv) > 5 and sys.argv[5] == "seen"
