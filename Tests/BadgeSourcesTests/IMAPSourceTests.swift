@@ -78,6 +78,71 @@ struct IMAPSourceTests {
         drive(loop, source, 5, "the late one on top") { $0.items?.items.first?.detail == "after the burst" }
     }
 
+    /// Marks `keys` read (all for nil) and drives the loop until the source says how it went.
+    func markRead(_ loop: SourceLoop, _ source: IMAPSource, _ keys: [String]?, sourceLocation: SourceLocation = #_sourceLocation) -> MarkReadOutcome? {
+        var outcome: MarkReadOutcome?
+        source.markRead(keys) { outcome = $0 }
+        _ = loop.run(atMost: 10) { outcome != nil }
+        #expect(outcome != nil, "mark read never finished: \(source.reading)", sourceLocation: sourceLocation)
+        return outcome
+    }
+
+    @Test("Mark read: UID STORE +FLAGS.SILENT (\\Seen) on the IDLE connection; Dovecot's FETCH FLAGS shows \\Seen, the count drops, and IDLE still counts the next delivery within 1 s; mark all marks only what was counted")
+    func marksRead() throws {
+        let server = try Dovecot()
+        try server.deliver(from: "Alice <a@example.org>", subject: "one")
+        try server.deliver(from: "Bob <b@example.org>", subject: "two")
+        try server.deliver(from: "Carol <c@example.org>", subject: "three")
+        let source = IMAPSource(account: server.account(), password: server.passwordCommand)
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        drive(loop, source, 15, "three unseen, idling") { $0.content == .count(3) && $0.description.hasSuffix("IDLE") }
+        let bob = try #require(source.reading.items?.items.first { $0.title == "Bob" })
+        let started = SystemTime.monotonic
+        #expect(markRead(loop, source, [bob.key]) == .marked)
+        drive(loop, source, 5, "two after marking Bob read") { $0.content == .count(2) && $0.description.hasSuffix("IDLE") }
+        #expect(SystemTime.monotonic - started < 1.0, "confirmed in \(SystemTime.monotonic - started) s")
+        #expect(source.reading.items?.items.contains { $0.title == "Bob" } == false)
+        let bobFlags = try server.flags(uid: UInt32(bob.key) ?? 0)
+        #expect(bobFlags.contains("\\Seen"), "\(bobFlags)")
+        #expect(try !server.flags(uid: 1).contains("\\Seen"), "Alice's is still unseen")
+        // IDLE is back: a delivery is counted within a second.
+        try server.deliver(from: "Dave <d@example.org>", subject: "four")
+        let delivered = SystemTime.monotonic
+        drive(loop, source, 5, "three after a delivery") { $0.content == .count(3) }
+        #expect(SystemTime.monotonic - delivered < 1.0, "followed in \(SystemTime.monotonic - delivered) s")
+        // Mark all: what the last count found (Alice, Carol, Dave).
+        #expect(markRead(loop, source, nil) == .marked)
+        drive(loop, source, 5, "none after mark all") { $0.content == .count(0) && $0.description.hasSuffix("IDLE") }
+        for uid in UInt32(1)...4 { #expect(try server.flags(uid: uid).contains("\\Seen"), "uid \(uid)") }
+        try server.deliver(from: "Eve <e@example.org>", subject: "five")
+        drive(loop, source, 5, "Eve counted, unseen") { $0.content == .count(1) }
+        #expect(try !server.flags(uid: 5).contains("\\Seen"), "nothing is marked that the user did not act on")
+        // A key that is no UID of the folder: refused at once, nothing sent.
+        if case .failed(let reason)? = markRead(loop, source, ["not-a-uid"]) { #expect(reason.contains("no message not-a-uid")) } else { Issue.record("taken") }
+        expectNoSecret(source, server)
+    }
+
+    @Test("A refused STORE (a read-only folder: NO [NOPERM]) fails the request with the server's words; the connection goes on counting")
+    func refusedStore() throws {
+        let server = try Dovecot()
+        try server.deliver(from: "Alice <a@example.org>", subject: "one")
+        let proxy = try IMAPStandIn.refusingStore(to: server.imapPort)
+        let source = IMAPSource(account: server.account(security: .cleartext, host: "127.0.0.1", port: proxy.port), password: server.passwordCommand)
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        drive(loop, source, 15, "one unseen") { $0.content == .count(1) && $0.description.hasSuffix("IDLE") }
+        let outcome = markRead(loop, source, ["1"])
+        guard case .failed(let reason)? = outcome else { Issue.record("\(String(describing: outcome))"); return }
+        #expect(reason == "127.0.0.1 refused to mark read in INBOX: [NOPERM] read-only folder (the test's proxy)", "\(reason)")
+        drive(loop, source, 5, "still one, IDLE again") { $0.content == .count(1) && $0.description.hasSuffix("IDLE") && $0.error == nil }
+        #expect(try !server.flags(uid: 1).contains("\\Seen"))
+        try server.deliver(from: "Bob <b@example.org>", subject: "two")
+        drive(loop, source, 5, "two") { $0.content == .count(2) }
+    }
+
     @Test("STARTTLS on the plain port, and a second folder counted exactly (an unseen message marked \\Deleted is not) and followed with NOTIFY within 1 s")
     func startTLSAndFolders() throws {
         let server = try Dovecot()

@@ -59,6 +59,9 @@ public final class IMAPSource: BadgeSource {
     /// CLOCK_BOOTTIME − CLOCK_MONOTONIC now (tests make a suspend with it).
     package var sleepClock: () -> Double = IMAPSource.bootOffset
     private let headers = MailHeaderDecoder()
+    /// Requests to mark read under way on the session, by their number.
+    private var markRequests: [Int: (MarkReadOutcome) -> Void] = [:]
+    private var nextMarkID = 0
     private var summaries: [String: BadgeItem] = [:]
     /// How long a change reported during IDLE waits for more before the recount (a burst of
     /// EXISTS and FETCH is one recount).
@@ -199,8 +202,41 @@ public final class IMAPSource: BadgeSource {
         }
     }
 
+    /// Marks the messages with these keys (their UIDs in the watched folder) read, or every
+    /// message the last count found unseen there for nil: on the IDLE connection (``IMAPSession/markRead(_:id:)``).
+    /// Decision: the same connection, leaving IDLE (DONE), SELECT, `UID STORE +FLAGS.SILENT
+    /// (\Seen)`, EXAMINE and a full recount, then IDLE again, rather than a second connection: no
+    /// second login (no second password or token read, no TLS handshake, no slot of the server's
+    /// per-user connection limit), and the recount that confirms the count runs right after the
+    /// STORE on the connection that counts, so nothing delivered meanwhile is missed (every DONE is
+    /// followed by a full recount).
+    public func markRead(_ keys: [String]?, done: @escaping (MarkReadOutcome) -> Void) {
+        guard let session, connection?.isOpen == true else {
+            return done(.failed("not connected to \(account.host)" + (reading.error.map { ": \($0)" } ?? "")))
+        }
+        var uids: [UInt32]?
+        if let keys {
+            let parsed = keys.compactMap { UInt32($0) }
+            guard !parsed.isEmpty, parsed.count == keys.count else {
+                return done(.failed("no message \(keys.first { UInt32($0) == nil } ?? "") in \(account.folders[0]) of \(account.summary)"))
+            }
+            uids = parsed
+        }
+        nextMarkID += 1
+        markRequests[nextMarkID] = done
+        perform(session.markRead(uids, id: nextMarkID))
+    }
+
+    /// Every request to mark read under way fails with `reason` (the connection is gone).
+    private func failMarks(_ reason: String) {
+        let waiting = markRequests
+        markRequests = [:]
+        for (_, done) in waiting.sorted(by: { $0.key < $1.key }) { done(.failed(reason)) }
+    }
+
     /// Closes everything and forgets the password.
     public func stop() {
+        failMarks("the source of \(account.summary) stopped")
         passwordRun?.cancel()
         passwordRun = nil
         passwordSink = nil
@@ -369,7 +405,10 @@ public final class IMAPSource: BadgeSource {
                 }
             case .changed:
                 if recountAt == nil { recountAt = SystemTime.monotonic + Self.debounce }
+            case .markFinished(let id, let failure):
+                markRequests.removeValue(forKey: id)?(failure.map { .failed($0) } ?? .marked)
             case .failed(let failure):
+                failMarks(failure.description)
                 if case .authentication = failure {
                     waitsForUser = true
                     forgetPassword()
@@ -388,6 +427,7 @@ public final class IMAPSource: BadgeSource {
     }
 
     private func disconnected(_ reason: String) {
+        failMarks(reason)
         connection?.close()
         connection = nil
         session = nil
