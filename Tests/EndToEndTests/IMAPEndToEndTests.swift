@@ -78,6 +78,27 @@ struct IMAPEndToEndTests {
 
         func deliver(_ from: String, _ subject: String) throws { try Self.run("deliver", folder, from, subject) }
 
+        /// The FLAGS of message `uid` of INBOX, as imaplib's FETCH reads them.
+        func flags(_ uid: Int) throws -> String {
+            let python = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "exec /usr/bin/python3 \"$0\" flags \"$1\" \"$2\" > \"$1/flags\"",
+                                                                             Self.fixture, folder, String(uid)], stdin: .null)
+            guard python.waitForExit(timeout: 30) == .exited(0) else { throw HarnessError("flags: \(python.stderrText)") }
+            return Self.read(folder + "/flags")
+        }
+
+        /// A cleartext proxy to the server that answers every UID STORE with NO [NOPERM] (a
+        /// read-only folder), and its port; killed with the returned process.
+        func refusingProxy() throws -> (ChildProcess, Int) {
+            let proxy = try ChildProcess(executable: "/usr/bin/python3", arguments: [Self.fixture, "refusing-proxy", folder], stdin: .null,
+                                         ownProcessGroup: true)
+            let deadline = Deadline(seconds: 10)
+            while access(folder + "/proxy-port", R_OK) != 0 {
+                if deadline.hasPassed { throw HarnessError("the proxy never listened: \(proxy.stderrText)") }
+                usleep(20_000)
+            }
+            return (proxy, Int(Self.read(folder + "/proxy-port")) ?? 0)
+        }
+
         /// The config line of the mail button, its password read by a command from the server's
         /// folder, or from the Secret Service by `service imap user alice` when `keyring` is true.
         func config(keepalive: Int = 2, timeout: Int = 2, keyring: Bool = false) -> String {
@@ -163,6 +184,86 @@ struct IMAPEndToEndTests {
         try plain.sync()
         let maps = try plain.app.memoryMaps()
         #expect(!maps.contains("libssl") && !maps.contains("libcrypto"), "no IMAP source, no OpenSSL")
+    }
+
+    @Test("Mark read from the peek by key (Shift+Return) and by click (middle button), and with msg act: Dovecot's flags show \\Seen, the count drops at once, IDLE counts the next delivery within 1 s; Mark all read")
+    func marksReadFromThePeek() throws {
+        let (server, s) = try started("mark", senders: ["Alice <a@example.org>", "Bob <b@example.org>", "Carol <c@example.org>"])
+        try s.focusWindow()
+        try s.key(Keysym.tab)
+        #expect(try s.focusedButton() == "mail")
+        try s.key(PeekKeysym.menu)
+        _ = try s.peekEvent("opened")
+        #expect(try s.peekTitles() == ["Carol", "Bob", "Alice", "Mark all read"])
+        // Shift+Return on the first row: Carol's message (UID 3), newest first.
+        let asked = ContinuousClock.now
+        try s.key(Keysym.returnKey, modifiers: [Keysym.shiftL])
+        #expect(try s.peekEvent("secondary")["key"]?.string == "3")
+        #expect(try s.app.readEvent(named: "read", timeout: 10)["state"]?.string == "asked")
+        let marked = try s.app.readEvent(named: "read", timeout: 10)
+        #expect(marked["state"]?.string == "marked" && marked["keys"]?.array?.first?.string == "3", "\(marked)")
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "two") { try $0.button("mail").count == 2 }
+        #expect(ContinuousClock.now - asked < .seconds(1), "on the screen in \(ContinuousClock.now - asked)")
+        let carol = try server.flags(3)
+        #expect(carol.contains("\\Seen"), "\(carol)")
+        #expect(try s.peekTitles() == ["Bob", "Alice", "Mark all read"], "the open peek follows")
+        // A middle click on Bob's row.
+        let rows = (try s.peek()?["rows"]?.array ?? []).compactMap { PixelRect(json: $0["frame"]) }
+        let bob = try #require(rows.first)
+        try s.x.click(button: MouseButton.middle, atRoot: (bob.x + bob.width / 2, bob.y + bob.height / 2))
+        #expect(try s.app.readEvent(named: "read", timeout: 10) { $0["state"]?.string == "marked" }["keys"]?.array?.first?.string == "2")
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "one") { try $0.button("mail").count == 1 }
+        let (bobFlags, aliceFlags) = (try server.flags(2), try server.flags(1))
+        #expect(bobFlags.contains("\\Seen") && !aliceFlags.contains("\\Seen"), "\(bobFlags) \(aliceFlags)")
+        try s.key(Keysym.escape)
+        _ = try s.peekEvent("closed")
+        // IDLE still counts.
+        try server.deliver("Dave <d@example.org>", "four")
+        let delivered = ContinuousClock.now
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "two after a delivery") { try $0.button("mail").count == 2 }
+        #expect(ContinuousClock.now - delivered < .seconds(1), "counted in \(ContinuousClock.now - delivered)")
+        // msg act on Dave's, then Mark all read (the peek's last row) for Alice's.
+        try s.command("act mail 4 read")
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "one after act") { try $0.button("mail").count == 1 }
+        #expect(try server.flags(4).contains("\\Seen"))
+        try s.key(PeekKeysym.menu)
+        _ = try s.peekEvent("opened")
+        try s.key(PeekKeysym.end)
+        try s.key(Keysym.returnKey)
+        _ = try s.app.readEvent(named: "read", timeout: 10) { $0["state"]?.string == "marked" && $0["all"]?.bool == true }
+        // No unread mail: no bubble (content none).
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "none") { try $0.button("mail").contentKind == "none" }
+        #expect(try server.flags(1).contains("\\Seen"))
+        #expect(!s.app.stderrText.contains(server.password))
+    }
+
+    @Test("A refused STORE (a read-only folder) puts the item back, with the reason in the event stream, explain, state and the peek")
+    func refusedMarkRead() throws {
+        let server = try Server("refused")
+        try server.deliver("Alice <a@example.org>", "one")
+        let (proxy, port) = try server.refusingProxy()
+        defer { proxy.killGroup(SIGKILL); proxy.waitForExit(timeout: 5) }
+        let config = server.folder + "/config.json"
+        let file = fopen(config, "w")
+        fputs(#"{"buttons": [{"id": "mail", "icon": "mail", "label": "Mail", "source": {"imap": {"host": "127.0.0.1", "port": \#(port), "security": "none", "user": "alice", "password": {"command": ["cat", "\#(server.folder)/password"]}}}}]}"#, file)
+        fclose(file)
+        let s = try DemoSession("imap-refused", arguments: ["--config", config, "--no-state"])
+        _ = try SourceBindingTests.waitFor(s, timeout: 15, "one, idling") {
+            try $0.button("mail").count == 1 && ($0.button("mail").json["source"]?["description"]?.string ?? "").hasSuffix("IDLE")
+        }
+        try s.command("act mail 1 read")
+        let failed = try s.app.readEvent(named: "read", timeout: 10) { $0["state"]?.string == "failed" }
+        let reason = "127.0.0.1 refused to mark read in INBOX: [NOPERM] read-only folder (the test's proxy)"
+        #expect(failed["reason"]?.string == reason, "\(failed)")
+        let state = try SourceBindingTests.waitFor(s, timeout: 5, "back to one") { try $0.button("mail").count == 1 }
+        #expect(try state.button("mail").json["source"]?["readError"]?.string == reason)
+        try s.command("explain mail")
+        let text = try s.app.readEvent(named: "explain", timeout: 10)["text"]?.string ?? ""
+        #expect(text.contains("not marked read") && text.contains(reason), "\(text)")
+        try s.command("peek mail")
+        _ = try s.peekEvent("opened")
+        #expect(try s.peekTitles().first == "Not marked read: " + reason)
+        #expect(try !server.flags(1).contains("\\Seen"))
     }
 
     @Test("Dovecot gone: the badge goes stale with the reason while clicks still count; back, the count is right")

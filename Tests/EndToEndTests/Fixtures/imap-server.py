@@ -9,6 +9,9 @@
     imap-server.py burst FOLDER COUNT  COUNT messages to INBOX on one connection, all with the
                                        same Date second (subjects "burst 1" … "burst COUNT")
     imap-server.py flags FOLDER UID [BOX]   prints the FLAGS of message UID (FETCH FLAGS)
+    imap-server.py refusing-proxy FOLDER   a cleartext proxy to the IMAP port that answers every
+                                       UID STORE itself with NO [NOPERM] (a read-only folder) and
+                                       forwards the rest; its port in FOLDER/proxy-port; runs until killed
     imap-server.py store FOLDER FLAGS [UIDS] [BOX]    e.g. '\\Seen' or '\\Deleted' (UIDS: 1:*, BOX: INBOX)
     imap-server.py expunge FOLDER
     imap-server.py wait FOLDER         until both ports accept (at most 10 s) and the server
@@ -134,6 +137,50 @@ def client(d):
         fail(d, "LOGIN refused", error)
     return c
 
+def refusing_proxy(d):
+    import select
+    target = int(open(os.path.join(d, "ports")).read().split()[1])
+    listen = socket.socket(); listen.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listen.bind(("127.0.0.1", 0)); listen.listen(16)
+    with open(os.path.join(d, "proxy-port.tmp"), "w") as f:
+        f.write(str(listen.getsockname()[1]))
+    os.rename(os.path.join(d, "proxy-port.tmp"), os.path.join(d, "proxy-port"))
+    pairs, pending = {}, {}
+    while True:
+        ready, _, _ = select.select([listen] + list(pairs), [], [])
+        for s in ready:
+            if s is listen:
+                client, _ = listen.accept()
+                server = socket.create_connection(("127.0.0.1", target))
+                pairs[client], pairs[server] = server, client
+                pending[client] = b""
+                continue
+            if s not in pairs:
+                continue
+            try:
+                data = s.recv(65536)
+            except OSError:
+                data = b""
+            peer = pairs[s]
+            if not data:
+                for x in (s, peer):
+                    pairs.pop(x, None); pending.pop(x, None); x.close()
+                continue
+            try:
+                if s in pending:
+                    pending[s] += data
+                    while b"\n" in pending[s]:
+                        line, pending[s] = pending[s].split(b"\n", 1)
+                        words = line.split(b" ")
+                        if len(words) > 2 and words[1].upper() == b"UID" and words[2].upper() == b"STORE":
+                            s.sendall(words[0] + b" NO [NOPERM] read-only folder (the test's proxy)\r\n")
+                        else:
+                            peer.sendall(line + b"\n")
+                else:
+                    peer.sendall(data)
+            except OSError:
+                pass
+
 def main():
     command, d = sys.argv[1], os.path.abspath(sys.argv[2])
     if command == "setup":
@@ -152,6 +199,8 @@ def main():
         # Accepting is not enough: the server on the port must be this one (another Dovecot may
         # have taken a port picked here before this one bound it; its certificate is not ours).
         client(d).logout()
+    elif command == "refusing-proxy":
+        refusing_proxy(d)
     elif command == "ports":
         pick_ports(d, tuple(map(int, sys.argv[3:5])) if len(sys.argv) > 4 else None)
     elif command in ("deliver", "store", "expunge", "burst", "flags"):
