@@ -99,4 +99,18 @@ struct IMAPConfigTests {
             #expect(!error.message.contains("colour"), "\(error.message)")
         }
     }
+
+    @Test("\"auth\": xoauth2 or oauthbearer takes the password command's output as an OAuth2 token; another value is refused")
+    func oauth() throws {
+        let config = try parse(#"{"host": "outlook.office365.com", "user": "me@outlook.com", "auth": "xoauth2", "password": {"command": ["oama", "access", "me@outlook.com"]}}"#).get()
+        guard case .imap(let account, let password, _, _)? = config.buttons.first?.source else { Issue.record("no imap"); return }
+        #expect(account.mechanism == .xoauth2 && password == .command(["oama", "access", "me@outlook.com"]) && config.warnings.isEmpty)
+        let bearer = try parse(#"{"host": "h", "user": "me", "auth": "oauthbearer", "password": {"command": ["t"]}}"#).get()
+        guard case .imap(let other, _, _, _)? = bearer.buttons.first?.source else { Issue.record("no imap"); return }
+        #expect(other.mechanism == .oauthBearer)
+        switch parse(#"{"host": "h", "user": "me", "auth": "oauth", "password": {"command": ["t"]}}"#) {
+        case .success: Issue.record("auth oauth was taken")
+        case .failure(let error): #expect(error.message.contains("imap.auth: expected \"password\" (the default), \"xoauth2\" or \"oauthbearer\""), "\(error.message)")
+        }
+    }
 }

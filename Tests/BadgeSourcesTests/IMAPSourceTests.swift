@@ -143,6 +143,36 @@ struct IMAPSourceTests {
         drive(loop, source, 5, "two") { $0.content == .count(2) }
     }
 
+    @Test("OAuth2 against Dovecot's oauth2 passdb: an expired token is refused, the command runs once more and the fresh token is counted; a token refused twice is an error naming the helper; no token in a reading",
+          arguments: [IMAPAccount.Mechanism.xoauth2, .oauthBearer])
+    func oauth2(mechanism: IMAPAccount.Mechanism) throws {
+        let good = "ya29.good-\(UInt32.random(in: 0 ... .max))"
+        let server = try Dovecot(oauthToken: good)
+        try server.deliver(from: "Alice <a@example.org>", subject: "one")
+        let helper = try TemporaryFolder()
+        // A token helper (oama, mutt_oauth2.py) whose cached token has expired: the first run prints it, the next a fresh one.
+        let script = "echo run >> \(helper("runs")); if [ -e \(helper("used")) ]; then echo \(good); else : > \(helper("used")); echo ya29.expired; fi"
+        let source = IMAPSource(account: server.account(mechanism: mechanism), password: .command(["/bin/sh", "-c", script]))
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        drive(loop, source, 20, "counted with the fresh token") { $0.content == .count(1) && $0.description.hasSuffix("IDLE") }
+        #expect(server.tokensAsked == ["ya29.expired", good], "\(server.tokensAsked)")
+        let runs = (try? BoundedRead.prefix(of: helper("runs"), limit: 4096)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        #expect(runs == "run\nrun\n", "the helper ran twice: \(runs)")
+        #expect(!"\(source.reading)".contains(good) && !server.log.contains(good), "the token leaked")
+        // Refused twice: an error that names the helper, and nothing more is tried.
+        let refused = IMAPSource(account: server.account(mechanism: mechanism), password: .command(["/bin/echo", "ya29.never-good"]))
+        let second = SourceLoop(sources: [refused])
+        second.start()
+        defer { second.stop() }
+        drive(second, refused, 20, "refused twice") { $0.error?.contains("again with a fresh token from the passwordCommand /bin/echo") == true }
+        #expect(refused.reading.error?.hasPrefix("localhost refused the OAuth2 token for alice") == true, "\(refused.reading.error ?? "")")
+        #expect(refused.timeUntilDue == nil && refused.descriptors.isEmpty, "nothing retried")
+        #expect(server.tokensAsked.filter { $0 == "ya29.never-good" }.count == 2, "\(server.tokensAsked)")
+        #expect(!"\(refused.reading)".contains("never-good"))
+    }
+
     @Test("STARTTLS on the plain port, and a second folder counted exactly (an unseen message marked \\Deleted is not) and followed with NOTIFY within 1 s")
     func startTLSAndFolders() throws {
         let server = try Dovecot()

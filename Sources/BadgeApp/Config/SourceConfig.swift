@@ -170,6 +170,10 @@ enum SourceConfig: Sendable, Equatable {
         let port = try fields.integer(value["port"], "\(at).port")
         if let port, !(1...65535).contains(port) { throw fail("\(at).port", "must be from 1 to 65535") }
         let caFile = try fields.string(value["caFile"], "\(at).caFile")
+        let authName = try fields.string(value["auth"], "\(at).auth") ?? "password"
+        guard let mechanism = IMAPAccount.Mechanism(rawValue: authName) else {
+            throw fail("\(at).auth", "expected \"password\" (the default), \"xoauth2\" or \"oauthbearer\" (an OAuth2 token from the password command)")
+        }
         let password: IMAPPassword
         switch value["password"] {
         case .object?:
@@ -208,7 +212,7 @@ enum SourceConfig: Sendable, Equatable {
         var timing = IMAPTiming()
         if let keepalive { timing.keepalive = keepalive }
         if let timeout { timing.reply = timeout; timing.greeting = max(timing.greeting, timeout) }
-        let account = IMAPAccount(host: host, port: port, security: security, user: user, folders: folders, caFile: caFile)
+        let account = IMAPAccount(host: host, port: port, security: security, user: user, folders: folders, caFile: caFile, mechanism: mechanism)
         return .imap(account: account, password: password, timing: timing, open: open)
     }
 }

@@ -59,6 +59,9 @@ package final class IMAPSession {
     private var tagNumber = 0
     private var pending: (tag: String, command: Command)?
     private var isAuthenticated = false
+    /// Whether the SASL response went (an OAuth2 mechanism): a continuation after it is the
+    /// server's error challenge, answered as RFC 7628 and Google's XOAUTH2 say, before its NO.
+    private var saslResponseSent = false
     /// What the recount under way has found.
     private var found: [UInt32] = []
     private var statuses: [String: Int] = [:]
@@ -146,6 +149,14 @@ package final class IMAPSession {
                 return [.idling]
             }
             if pending?.command == .authenticate {
+                if account.mechanism.usesToken {
+                    if saslResponseSent {
+                        // The error challenge (base64 JSON): XOAUTH2 takes an empty line, OAUTHBEARER %x01.
+                        return [.send(Array((account.mechanism == .oauthBearer ? "AQ==\r\n" : "\r\n").utf8))]
+                    }
+                    saslResponseSent = true
+                    return secretLine("") { self.appendTokenResponse(to: $0) }.map { [.sendSecret($0)] } ?? fail(Self.unsendable)
+                }
                 return secretLine("") { self.appendPlainResponse(to: $0) }.map { [.sendSecret($0)] } ?? fail(Self.unsendable)
             }
             return fail(.protocolError("\(account.host) asked for more of a command that has no more"))
@@ -258,6 +269,16 @@ package final class IMAPSession {
 
     private func next() -> [Action] {
         guard let capabilities else { return send(.capability, "CAPABILITY") }
+        if !isAuthenticated, account.mechanism.usesToken {
+            let name = account.mechanism == .xoauth2 ? "XOAUTH2" : "OAUTHBEARER"
+            guard capabilities.contains("AUTH=\(name)") else {
+                return fail(.protocolError("\(account.host) offers no AUTHENTICATE \(name) (its capabilities: "
+                    + capabilities.filter { $0.hasPrefix("AUTH=") }.sorted().joined(separator: " ") + ")"))
+            }
+            guard capabilities.contains("SASL-IR") else { return send(.authenticate, "AUTHENTICATE \(name)") }
+            saslResponseSent = true
+            return sendSecret(.authenticate, "AUTHENTICATE \(name) ") { self.appendTokenResponse(to: $0) }
+        }
         if !isAuthenticated {
             if capabilities.contains("AUTH=PLAIN") {
                 guard capabilities.contains("SASL-IR") else { return send(.authenticate, "AUTHENTICATE PLAIN") }
@@ -482,6 +503,8 @@ package final class IMAPSession {
     private func refused(_ command: Command, _ response: IMAPResponse) -> [Action] {
         let reason = words(response.text)
         switch command {
+        case .authenticate where account.mechanism.usesToken:
+            return fail(.tokenRefused("\(account.host) refused the OAuth2 token for \(account.user)\(words(withCode: response))"))
         case .authenticate, .login:
             return fail(.authentication("\(account.host) refused the login for \(account.user)\(reason)"))
         case .examine:
@@ -544,7 +567,7 @@ package final class IMAPSession {
     private func secretLine(_ prefix: String, _ fill: (SecretBytes) -> Bool) -> SecretBytes? {
         let head = Array(prefix.utf8)
         // Quoting at most doubles a byte and base64 takes 4 for 3: 4 per byte is room for either.
-        let line = SecretBytes(capacity: head.count + 4 * (account.user.utf8.count + password.count + 3) + 2)
+        let line = SecretBytes(capacity: head.count + 4 * (account.user.utf8.count + account.host.utf8.count + password.count + 64) + 2)
         head.withUnsafeBytes { _ = line.append($0) }
         guard fill(line), line.append(byte: 0x0D), line.append(byte: 0x0A) else { return nil }
         return line
@@ -570,6 +593,36 @@ package final class IMAPSession {
         raw.append(byte: 0)
         password.withUnsafeBytes { _ = raw.append($0) }
         guard raw.count == user.count + password.count + 2, !password.withUnsafeBytes({ $0.contains(0) }) else { return false }
+        return raw.withUnsafeBytes { IMAPString.appendBase64($0, to: line) }
+    }
+
+    /// Appends the OAuth2 response in base64, put together in secret memory only (it holds the
+    /// token): XOAUTH2's `user=USER^Aauth=Bearer TOKEN^A^A`, or OAUTHBEARER's (RFC 7628)
+    /// `n,a=USER,^Ahost=HOST^Aport=PORT^Aauth=Bearer TOKEN^A^A` (`,` and `=` in the user escaped).
+    private func appendTokenResponse(to line: SecretBytes) -> Bool {
+        let user = Array(account.user.utf8)
+        guard !user.contains(0), !user.contains(1), !password.withUnsafeBytes({ $0.contains(0) || $0.contains(1) }) else { return false }
+        let head: [UInt8]
+        if account.mechanism == .oauthBearer {
+            var escaped: [UInt8] = []
+            for byte in user {
+                switch byte {
+                case UInt8(ascii: ","): escaped += Array("=2C".utf8)
+                case UInt8(ascii: "="): escaped += Array("=3D".utf8)
+                default: escaped.append(byte)
+                }
+            }
+            let bare = account.host.hasPrefix("[") && account.host.hasSuffix("]") ? String(account.host.dropFirst().dropLast()) : account.host
+            head = Array("n,a=".utf8) + escaped + Array(",\u{1}host=\(bare)\u{1}port=\(account.port)\u{1}auth=Bearer ".utf8)
+        } else {
+            head = Array("user=".utf8) + user + Array("\u{1}auth=Bearer ".utf8)
+        }
+        let raw = SecretBytes(capacity: head.count + password.count + 2)
+        head.withUnsafeBytes { _ = raw.append($0) }
+        password.withUnsafeBytes { _ = raw.append($0) }
+        raw.append(byte: 1)
+        raw.append(byte: 1)
+        guard raw.count == head.count + password.count + 2 else { return false }
         return raw.withUnsafeBytes { IMAPString.appendBase64($0, to: line) }
     }
 
@@ -613,6 +666,9 @@ package struct IMAPCount: Equatable, Sendable {
 package enum IMAPFailure: Error, Equatable, CustomStringConvertible {
     /// The login was refused: not retried until the user asks (a refresh) or the config changes.
     case authentication(String)
+    /// An OAuth2 token was refused: the source runs its command once more (a fresh token) and
+    /// tries again; a second refusal is an ``authentication(_:)`` failure.
+    case tokenRefused(String)
     /// A folder is missing.
     case folder(String)
     /// The server said goodbye or refused the connection.
@@ -622,7 +678,7 @@ package enum IMAPFailure: Error, Equatable, CustomStringConvertible {
 
     package var description: String {
         switch self {
-        case .authentication(let text), .folder(let text), .server(let text), .protocolError(let text): text
+        case .authentication(let text), .tokenRefused(let text), .folder(let text), .server(let text), .protocolError(let text): text
         }
     }
 }

@@ -47,6 +47,9 @@ public final class IMAPSource: BadgeSource {
     private var started = false
     /// Set after a refused login or a failed password command: nothing is tried until a refresh.
     private var waitsForUser = false
+    /// Set once an OAuth2 token was refused and its command run again for a fresh one: a second
+    /// refusal is an error. Cleared by a count.
+    private var tokenRetried = false
     private var backoff = RetryBackoff(first: 1, longest: 60)
     /// Monotonic deadlines.
     /// The step under way that has a deadline: when it passes, how long it was, what it was.
@@ -191,6 +194,7 @@ public final class IMAPSource: BadgeSource {
         guard started else { return }
         if waitsForUser {
             waitsForUser = false
+            tokenRetried = false
             backoff = RetryBackoff(first: 1, longest: 60)
             password = nil
             obtainPassword()
@@ -328,6 +332,14 @@ public final class IMAPSource: BadgeSource {
         connect()
     }
 
+    /// The program that gives the password or token, for messages ("~/bin/oama"), or the Secret Service.
+    private var helperName: String {
+        switch passwordSource {
+        case .command(let arguments): "the passwordCommand " + FilePaths.abbreviatingHome(arguments.first ?? "")
+        case .secretService: "the Secret Service"
+        }
+    }
+
     private func forgetPassword() {
         password = nil
     }
@@ -393,6 +405,7 @@ public final class IMAPSource: BadgeSource {
                 process(connection.startTLS())
             case .counted(let count):
                 step = nil
+                tokenRetried = false
                 _ = backoff.succeeded()
                 counted(count)
             case .idling:
@@ -409,6 +422,23 @@ public final class IMAPSource: BadgeSource {
                 markRequests.removeValue(forKey: id)?(failure.map { .failed($0) } ?? .marked)
             case .failed(let failure):
                 failMarks(failure.description)
+                if case .tokenRefused(let text) = failure {
+                    connection.close()
+                    self.connection = nil
+                    self.session = nil
+                    step = nil
+                    forgetPassword()
+                    if !tokenRetried {
+                        // An expired token: the helper is asked again (it refreshes), once.
+                        tokenRetried = true
+                        update(words: "the token was refused; asking \(helperName) for a fresh one")
+                        obtainPassword()
+                        return
+                    }
+                    waitsForUser = true
+                    return update(error: "\(text), and again with a fresh token from \(helperName); check that helper and its account "
+                        + "(run it yourself: it must print a valid access token), then run badge-demo msg refresh")
+                }
                 if case .authentication = failure {
                     waitsForUser = true
                     forgetPassword()

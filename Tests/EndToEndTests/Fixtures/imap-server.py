@@ -9,6 +9,10 @@
     imap-server.py burst FOLDER COUNT  COUNT messages to INBOX on one connection, all with the
                                        same Date second (subjects "burst 1" … "burst COUNT")
     imap-server.py flags FOLDER UID [BOX]   prints the FLAGS of message UID (FETCH FLAGS)
+    imap-server.py oauth2 FOLDER TOKEN  an oauth2 passdb (XOAUTH2, OAUTHBEARER) beside the passwords,
+                                       whose token endpoint (a Python http.server on a free port,
+                                       served until killed; FOLDER/oauth2-ready once it listens)
+                                       accepts only TOKEN; the tokens asked about go to FOLDER/tokens-asked
     imap-server.py refusing-proxy FOLDER   a cleartext proxy to the IMAP port that answers every
                                        UID STORE itself with NO [NOPERM] (a read-only folder) and
                                        forwards the rest; its port in FOLDER/proxy-port; runs until killed
@@ -108,6 +112,7 @@ service stats {{
   chroot =
 }}
 imap_idle_notify_interval = 2 mins
+!include_try {d}/extra.conf
 """)
 
 def log_tail(d, lines=5):
@@ -136,6 +141,38 @@ def client(d):
     except (OSError, imaplib.IMAP4.error) as error:
         fail(d, "LOGIN refused", error)
     return c
+
+def oauth2(d, token):
+    import http.server, threading, json, urllib.parse
+    class Endpoint(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0"))).decode()
+            asked = urllib.parse.parse_qs(body).get("token", [""])[0]
+            with open(os.path.join(d, "tokens-asked"), "a") as f:
+                f.write(asked + "\n")
+            answer = {"active": True, "username": "alice"} if asked == token else {"active": False}
+            data = json.dumps(answer).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        def log_message(self, *args):
+            pass
+    server = http.server.HTTPServer(("127.0.0.1", 0), Endpoint)
+    port = server.server_address[1]
+    with open(os.path.join(d, "oauth2.conf"), "w") as f:
+        f.write("introspection_mode = post\nintrospection_url = http://127.0.0.1:%d/\nusername_attribute = username\n"
+                "active_attribute = active\nactive_value = true\n" % port)
+    with open(os.path.join(d, "extra.conf"), "w") as f:
+        f.write("auth_mechanisms = plain login xoauth2 oauthbearer\nauth_failure_delay = 0\npassdb {\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n"
+                "  args = %s/oauth2.conf\n}\n"
+                # No growing delay after each refused token (the test refuses on purpose): the auth penalty is off.
+                "service anvil {\n  unix_listener anvil-auth-penalty {\n    mode = 0\n  }\n}\n" % d)
+    # Ready once FOLDER/oauth2-ready exists: the socket is bound, so requests wait for serve_forever.
+    with open(os.path.join(d, "oauth2-ready"), "w") as f:
+        f.write(str(port))
+    server.serve_forever()
 
 def refusing_proxy(d):
     import select
@@ -199,6 +236,8 @@ def main():
         # Accepting is not enough: the server on the port must be this one (another Dovecot may
         # have taken a port picked here before this one bound it; its certificate is not ours).
         client(d).logout()
+    elif command == "oauth2":
+        oauth2(d, sys.argv[3])
     elif command == "refusing-proxy":
         refusing_proxy(d)
     elif command == "ports":
