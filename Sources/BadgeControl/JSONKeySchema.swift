@@ -10,6 +10,8 @@ package indirect enum JSONKeySchema: Sendable {
     case object([String: JSONKeySchema])
     /// An array whose items follow the schema. A value that is not an array is not checked.
     case array(of: JSONKeySchema)
+    /// An object with these keys, or an array of such objects (one account, or several).
+    case objectOrArray([String: JSONKeySchema])
     /// A key that belongs elsewhere (people put it here): warned with `advice`, which says where
     /// it goes ("belongs beside \"imap\", as source.open").
     case misplaced(advice: String)
@@ -56,6 +58,10 @@ package indirect enum JSONKeySchema: Sendable {
                 }
             }
             return found
+        case (.objectOrArray(let known), .object):
+            return JSONKeySchema.object(known).unknownKeys(in: value, path: path)
+        case (.objectOrArray(let known), .array(let items)):
+            return items.enumerated().flatMap { index, member in JSONKeySchema.object(known).unknownKeys(in: member, path: "\(path)[\(index)]") }
         case (.array(let item), .array(let items)):
             return items.enumerated().flatMap { index, member in item.unknownKeys(in: member, path: "\(path)[\(index)]") }
         default:

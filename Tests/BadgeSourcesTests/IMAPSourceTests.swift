@@ -173,6 +173,40 @@ struct IMAPSourceTests {
         #expect(!"\(refused.reading)".contains("never-good"))
     }
 
+    @Test("Two accounts on one button: the exact sum, every item naming its account, marking read goes to the account that has it; one server stopped: stale, the error names it, the other still counted")
+    func twoAccounts() throws {
+        let work = try Dovecot(), home = try Dovecot()
+        try work.deliver(from: "Boss <boss@example.org>", subject: "report")
+        try work.deliver(from: "Colleague <c@example.org>", subject: "lunch?")
+        for n in 1...3 { try home.deliver(from: "Friend \(n) <f\(n)@example.org>", subject: "hi \(n)") }
+        let sum = SumSource(parts: [SumSource.Part(name: "work", source: IMAPSource(account: work.account(), password: work.passwordCommand)),
+                                    SumSource.Part(name: "home", source: IMAPSource(account: home.account(), password: home.passwordCommand))])
+        let loop = SourceLoop(sources: [sum])
+        loop.start()
+        defer { loop.stop() }
+        #expect(loop.run(atMost: 20) { sum.reading.content == .count(5) && !sum.reading.isStale }, "\(sum.reading)")
+        let items = sum.reading.items?.items ?? []
+        #expect(items.filter { $0.detail?.hasPrefix("work · ") == true && $0.key.hasPrefix("1:") }.count == 2, "\(items.map { ($0.key, $0.detail ?? "") })")
+        #expect(items.filter { $0.detail?.hasPrefix("home · ") == true && $0.key.hasPrefix("2:") }.count == 3)
+        #expect(sum.reading.description.hasPrefix("work (alice@localhost:\(work.imapsPort) INBOX"), "\(sum.reading.description)")
+        // Mark read: home's third message only.
+        var outcome: MarkReadOutcome?
+        sum.markRead(["2:3"]) { outcome = $0 }
+        #expect(loop.run(atMost: 10) { outcome != nil && sum.reading.content == .count(4) }, "\(String(describing: outcome)) \(sum.reading)")
+        #expect(outcome == .marked)
+        let flags = try home.flags(uid: 3)
+        #expect(flags.contains("\\Seen"), "\(flags)")
+        #expect(try !work.flags(uid: 2).contains("\\Seen"))
+        // Home's server stops: stale, and the error says which account.
+        home.kill()
+        #expect(loop.run(atMost: 10) { sum.reading.isStale && sum.reading.error?.hasPrefix("home: ") == true }, "\(sum.reading)")
+        #expect(sum.reading.content == .count(4), "home's last count is kept: \(sum.reading)")
+        #expect(sum.reading.error?.contains("work:") == false)
+        // Work still counts, within a second.
+        try work.deliver(from: "Boss <boss@example.org>", subject: "again")
+        #expect(loop.run(atMost: 5) { sum.reading.content == .count(5) }, "\(sum.reading)")
+    }
+
     @Test("STARTTLS on the plain port, and a second folder counted exactly (an unseen message marked \\Deleted is not) and followed with NOTIFY within 1 s")
     func startTLSAndFolders() throws {
         let server = try Dovecot()

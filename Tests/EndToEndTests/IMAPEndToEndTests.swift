@@ -266,6 +266,48 @@ struct IMAPEndToEndTests {
         #expect(try !server.flags(1).contains("\\Seen"))
     }
 
+    @Test("Two accounts on one button: the exact sum, the peek names each message's account; one server stopped: stale, explain and the tooltip's description name it, the other still counted")
+    func twoAccounts() throws {
+        let work = try Server("work"), home = try Server("home")
+        try work.deliver("Boss <boss@example.org>", "report")
+        for n in 1...2 { try home.deliver("Friend \(n) <f@example.org>", "hi \(n)") }
+        func account(_ server: Server, _ name: String) -> String {
+            #"{"name": "\#(name)", "host": "localhost", "port": \#(server.port), "user": "alice", "caFile": "\#(server.folder)/cert.pem", "keepalive": 2, "timeout": 2, "password": {"command": ["cat", "\#(server.folder)/password"]}}"#
+        }
+        let config = work.folder + "/config.json"
+        let file = fopen(config, "w")
+        fputs(#"{"buttons": [{"id": "mail", "icon": "mail", "label": "Mail", "source": {"imap": [\#(account(work, "work")), \#(account(home, "home"))]}}]}"#, file)
+        fclose(file)
+        let s = try DemoSession("imap-two", arguments: ["--config", config, "--no-state"])
+        let state = try SourceBindingTests.waitFor(s, timeout: 15, "three") { try $0.button("mail").count == 3 && $0.button("mail").json["source"]?["stale"]?.bool == false }
+        #expect(try state.button("mail").json["source"]?["kind"]?.string == "sum")
+        try s.command("peek mail")
+        _ = try s.peekEvent("opened")
+        let details = (try s.peek()?["rows"]?.array ?? []).compactMap { $0["detail"]?.string }
+        #expect(details.filter { $0.hasPrefix("work · ") }.count == 1 && details.filter { $0.hasPrefix("home · ") }.count == 2, "\(details)")
+        try s.key(Keysym.escape)
+        _ = try s.peekEvent("closed")
+        home.stop()
+        let stale = try SourceBindingTests.waitFor(s, timeout: 10, "stale") { try $0.button("mail").json["source"]?["stale"]?.bool == true }
+        let mail = try stale.button("mail")
+        #expect(mail.json["source"]?["error"]?.string?.hasPrefix("home: ") == true, "\(mail.json)")
+        #expect(mail.description.contains("home (alice@localhost:\(home.port) INBOX, not up to date)") && mail.description.hasSuffix("not up to date"),
+                "the tooltip names the account: \(mail.description)")
+        try s.command("peek mail")
+        _ = try s.peekEvent("opened")
+        let titles = try s.peekTitles()
+        #expect(titles.first?.hasPrefix("home: ") == true, "the peek names it: \(titles)")
+        try s.key(Keysym.escape)
+        _ = try s.peekEvent("closed")
+        try s.command("explain mail")
+        let text = try s.app.readEvent(named: "explain", timeout: 10)["text"]?.string ?? ""
+        #expect(text.contains("not up to date: home: "), "\(text)")
+        // Work's mail is still counted while home is away.
+        try work.deliver("Boss <boss@example.org>", "again")
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "four") { try $0.button("mail").count == 4 }
+        #expect(!s.app.stderrText.contains(work.password) && !s.app.stderrText.contains(home.password))
+    }
+
     @Test("Dovecot gone: the badge goes stale with the reason while clicks still count; back, the count is right")
     func serverGone() throws {
         let (server, s) = try started("gone", senders: ["Alice <a@example.org>"])

@@ -2,6 +2,12 @@ import BadgeCore
 import BadgeControl
 import BadgeSources
 
+/// One account of several on a button: its name for people and its source.
+struct SourcePart: Sendable, Equatable {
+    var name: String
+    var config: SourceConfig
+}
+
 /// Where a button's count comes from (`"source"` in the config file), and what a click on it does
 /// (`"click"`):
 ///
@@ -28,6 +34,9 @@ enum SourceConfig: Sendable, Equatable {
     case command(arguments: [String], interval: Double?, timeout: Double)
     /// An IMAP account (`"imap"`), its password from a command or the Secret Service, never from the file.
     case imap(account: IMAPAccount, password: IMAPPassword, timing: IMAPTiming, open: [String]?)
+    /// Several accounts on one button (`"imap": [{…}, {…}]`), summed, each with its own
+    /// connection, state and reason (``SumSource``).
+    indirect case sum([SourcePart])
 
     /// The kind's name in `state` ("maildir", "notifications" …).
     var kind: String {
@@ -38,6 +47,7 @@ enum SourceConfig: Sendable, Equatable {
         case .launcher, .launchers: return "launcher"
         case .command: return "command"
         case .imap: return "imap"
+        case .sum: return "sum"
         }
     }
 
@@ -90,6 +100,24 @@ enum SourceConfig: Sendable, Equatable {
             default: throw fail("\(at).notifications.apps", "expected an array of strings")
             }
             return .notifications(applications: apps)
+        case "imap" where value["imap"]?.array != nil:
+            // Several accounts: each its own "imap" object (with an optional "name"); `open` beside applies to all.
+            guard let accounts = value["imap"]?.array, (1...8).contains(accounts.count) else {
+                throw fail("\(at).imap", "expected 1 to 8 accounts")
+            }
+            let open = try strings("open")
+            var parts: [SourcePart] = []
+            for (index, account) in accounts.enumerated() {
+                let place = "\(at).imap[\(index)]"
+                let config = try parseIMAP(account, at: place, fields: fields, fail: fail, open: open)
+                guard case .imap(let parsed, _, _, _) = config else { continue }
+                let name = try fields.string(account["name"], "\(place).name") ?? "\(parsed.user)@\(parsed.host)"
+                guard !name.isEmpty, !parts.contains(where: { $0.name == name }) else {
+                    throw fail("\(place).name", "each account needs a name of its own (\"work\", \"home\")")
+                }
+                parts.append(SourcePart(name: name, config: config))
+            }
+            return .sum(parts)
         case "imap":
             // `open` belongs beside "imap", as beside "maildir" and "notmuch"; one written inside
             // "imap" (as the docs once showed it) is taken too, with a warning (ToolbarConfig.keys).

@@ -56,7 +56,7 @@ extension BadgeApplication {
         let explanation = bindings?.explanation(of: button.id) ?? originWords(of: button.id)
         return PeekMenu.make(for: button, explanation: explanation, ownsCount: bindings?.ownsCount(of: button.id) == true,
                              now: SystemTime.realtime, words: peekWords, marksRead: bindings?.marksRead(button.id) == true,
-                             readFailure: bindings?.readFailure(of: button.id))
+                             readFailure: bindings?.readFailure(of: button.id), staleReason: bindings?.staleReason(of: button.id))
     }
 
     /// The peek's words in the user's language (BadgeKit's catalogue and the app's own).

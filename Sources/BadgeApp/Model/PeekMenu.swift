@@ -53,11 +53,13 @@ struct PeekMenu: Equatable {
     /// its second action, and a last row "Mark all read"), `readFailure` why the last try failed
     /// (a note over the items).
     static func make(for button: ToolbarButton, explanation: String, ownsCount: Bool, now: Double,
-                     words: Words = .english, marksRead: Bool = false, readFailure: String? = nil) -> PeekMenu {
+                     words: Words = .english, marksRead: Bool = false, readFailure: String? = nil, staleReason: String? = nil) -> PeekMenu {
         let strings = words.peek
         let badge = button.badge
         var notice: [PeekRow] = []
         if let readFailure { notice = [PeekRow(title: words.notMarkedRead(readFailure), isActionable: false)] }
+        // Items of a source that is not up to date (an account of several away): why, over them.
+        if badge.hasItems, let staleReason { notice.append(PeekRow(title: staleReason, isActionable: false)) }
         if badge.hasItems {
             let rows = PeekRow.rows(for: badge.items, now: now, limit: itemLimit, strings: strings,
                                     secondaryAction: marksRead ? words.markRead : nil)

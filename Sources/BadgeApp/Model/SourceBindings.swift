@@ -127,6 +127,15 @@ final class SourceBindings {
             return .success(CommandSource(arguments: arguments, interval: interval, timeout: timeout))
         case .imap(let account, let password, let timing, let open):
             return .success(IMAPSource(account: account, password: password, timing: timing, open: open))
+        case .sum(let parts):
+            var made: [SumSource.Part] = []
+            for part in parts {
+                switch makeSource(part.config, sessionBus: sessionBus) {
+                case .success(let source): made.append(SumSource.Part(name: part.name, source: source))
+                case .failure(let error): return .failure(SourceSetupError("\(part.name): \(error)"))
+                }
+            }
+            return .success(SumSource(parts: made))
         case .notifications(let applications):
             guard let address else { return .failure(SourceSetupError("notifications need a session bus (DBUS_SESSION_BUS_ADDRESS)")) }
             if let sessionBus { return .success(NotificationSource(sharing: sessionBus, busAddress: address, applications: applications)) }
@@ -238,9 +247,15 @@ final class SourceBindings {
     /// Whether `buttonID`'s source can mark items read (IMAP, Maildir, notmuch).
     func marksRead(_ buttonID: String) -> Bool {
         switch binding(of: buttonID)?.config {
-        case .imap?, .maildir?, .notmuch?: return true
+        case .imap?, .maildir?, .notmuch?, .sum?: return true
         default: return false
         }
+    }
+
+    /// Why `buttonID`'s source is not up to date (its error: "home: localhost did not answer…"), or nil.
+    func staleReason(of buttonID: String) -> String? {
+        guard let reading = binding(of: buttonID)?.source.reading, reading.isStale else { return nil }
+        return reading.error
     }
 
     /// Why the last request to mark `buttonID`'s items read failed, or nil.
