@@ -113,4 +113,22 @@ struct IMAPConfigTests {
         case .failure(let error): #expect(error.message.contains("imap.auth: expected \"password\" (the default), \"xoauth2\" or \"oauthbearer\""), "\(error.message)")
         }
     }
+
+    @Test("A list of accounts is one summed source, each named (by default user@host); names must differ; unknown keys inside are warned about with their index")
+    func accounts() throws {
+        let config = try parse(#"[{"name": "work", "host": "imap.work.example", "user": "me", "password": {"command": ["p"]}}, {"host": "imap.home.example", "user": "me", "pasword": 1, "password": {"command": ["q"]}}]"#).get()
+        guard case .sum(let parts)? = config.buttons.first?.source else { Issue.record("\(String(describing: config.buttons.first?.source))"); return }
+        #expect(parts.map(\.name) == ["work", "me@imap.home.example"])
+        guard case .imap(let home, _, _, _) = parts[1].config else { Issue.record("no imap"); return }
+        #expect(home.host == "imap.home.example")
+        #expect(config.warnings == [#"t.json: buttons[0].source.imap[1].pasword: unknown key; did you mean "password"?"#], "\(config.warnings)")
+        switch parse(#"[{"name": "a", "host": "h", "user": "me", "password": {"command": ["p"]}}, {"name": "a", "host": "g", "user": "me", "password": {"command": ["p"]}}]"#) {
+        case .success: Issue.record("two accounts named a were taken")
+        case .failure(let error): #expect(error.message.contains("imap[1].name: each account needs a name of its own"), "\(error.message)")
+        }
+        switch parse("[]") {
+        case .success: Issue.record("no account was taken")
+        case .failure(let error): #expect(error.message.contains("expected 1 to 8 accounts"), "\(error.message)")
+        }
+    }
 }
