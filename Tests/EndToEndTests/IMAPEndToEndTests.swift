@@ -86,6 +86,21 @@ struct IMAPEndToEndTests {
             return Self.read(folder + "/flags")
         }
 
+        /// Lets the server take XOAUTH2 and OAUTHBEARER logins whose token endpoint (imap-server.py
+        /// oauth2, killed with the returned process) accepts only `token`; the server is restarted for it.
+        func enableOAuth(token: String) throws -> ChildProcess {
+            let endpoint = try ChildProcess(executable: "/usr/bin/python3", arguments: [Self.fixture, "oauth2", folder, token], stdin: .null,
+                                            ownProcessGroup: true)
+            let deadline = Deadline(seconds: 10)
+            while access(folder + "/oauth2-ready", R_OK) != 0 {
+                if deadline.hasPassed { throw HarnessError("the token endpoint never listened: \(endpoint.stderrText)") }
+                usleep(20_000)
+            }
+            stop()
+            try start()
+            return endpoint
+        }
+
         /// A cleartext proxy to the server that answers every UID STORE with NO [NOPERM] (a
         /// read-only folder), and its port; killed with the returned process.
         func refusingProxy() throws -> (ChildProcess, Int) {
@@ -396,8 +411,47 @@ struct IMAPEndToEndTests {
         try expectNoPassword(inCoreOf: s, server)
     }
 
+    @Test("An OAuth2 token (XOAUTH2) is in no core of the app, nor its SASL response's base64, nor any output",
+          .enabled(if: access("/usr/bin/gcore", X_OK) == 0, "needs gdb's gcore"),
+          .enabled(if: getenv("ASAN_OPTIONS") == nil, "an AddressSanitizer build's shadow memory would make the core terabytes"))
+    func noTokenInCore() throws {
+        let token = "ya29.token-\(UInt32.random(in: 0 ... .max))-secret"
+        let server = try Server("token-core")
+        try server.deliver("Alice <a@example.org>", "one")
+        let endpoint = try server.enableOAuth(token: token)
+        defer { endpoint.killGroup(SIGKILL); endpoint.waitForExit(timeout: 5) }
+        let config = server.folder + "/config.json"
+        let file = fopen(config, "w")
+        fputs(#"{"buttons": [{"id": "mail", "icon": "mail", "label": "Mail", "source": {"imap": {"host": "localhost", "port": \#(server.port), "user": "alice", "auth": "xoauth2", "caFile": "\#(server.folder)/cert.pem", "password": {"command": ["cat", "\#(server.folder)/token"]}}}}]}"#, file)
+        fclose(file)
+        // The token in a file the helper prints, never in the app's own config (which the core holds).
+        let tokenFile = fopen(server.folder + "/token", "w")
+        fputs(token, tokenFile)
+        fclose(tokenFile)
+        let s = try DemoSession("imap-token-core", arguments: ["--config", config, "--no-state"])
+        _ = try SourceBindingTests.waitFor(s, timeout: 15, "counted with the token") {
+            try $0.button("mail").count == 1 && ($0.button("mail").json["source"]?["description"]?.string ?? "").hasSuffix("IDLE")
+        }
+        try s.command("explain mail")
+        let explained = try s.app.readEvent(named: "explain", timeout: 10)
+        let state = try s.state()
+        #expect(!"\(explained)".contains(token) && !state.buttons.map { "\($0.json)" }.joined().contains(token) && !s.app.stderrText.contains(token))
+        try expectNoSecret(inCoreOf: s, server, secret: token, base64Of: "user=alice\u{1}auth=Bearer \(token)\u{1}\u{1}", count: 1)
+    }
+
     /// Dumps the running app with gcore and looks for the password and SASL PLAIN's base64 of it.
     func expectNoPassword(inCoreOf s: DemoSession, _ server: Server) throws {
+        try expectNoSecret(inCoreOf: s, server, secret: server.password, base64Of: "\u{0}alice\u{0}" + server.password, count: 1)
+    }
+
+    /// `text`'s UTF-8 bytes in hex (a NUL cannot travel in an argument).
+    static func hex(_ text: String) -> String {
+        let digits = Array("0123456789abcdef")
+        return String(text.utf8.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
+    }
+
+    /// Dumps the running app with gcore and looks for `secret` and the base64 of `base64Of` (the SASL response).
+    func expectNoSecret(inCoreOf s: DemoSession, _ server: Server, secret: String, base64Of response: String, count: Int) throws {
         let core = server.folder + "/core"
         let gcore = try ChildProcess(executable: "/usr/bin/gcore", arguments: ["-o", core, String(s.app.pid)], stdin: .null)
         let end = gcore.waitForExit(timeout: 60)
@@ -406,15 +460,15 @@ struct IMAPEndToEndTests {
             import base64, mmap, sys
             with open(sys.argv[1], "rb") as f:
                 m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-                plain = base64.b64encode(b"\\0alice\\0" + sys.argv[2].encode())
+                plain = base64.b64encode(bytes.fromhex(sys.argv[3]))
                 print(len(m), m.find(sys.argv[2].encode()), m.find(plain), flush=True)
-            """, "\(core).\(s.app.pid)", server.password], stdin: .null)
+            """, "\(core).\(s.app.pid)", secret, Self.hex(response)], stdin: .null)
         let line = try search.readLine(timeout: 60) ?? ""
         let fields = line.split(separator: " ").compactMap { Int($0) }
         #expect(fields.count == 3 && fields[0] > 1_000_000, "the core was written: \(line) \(search.stderrText)")
         #expect(fields.count == 3 && fields[1] == -1, "the password is in the core at offset \(fields.dropFirst().first ?? 0)")
         #expect(fields.count == 3 && fields[2] == -1, "the SASL PLAIN line's base64 is in the core at offset \(fields.last ?? 0)")
         unlink("\(core).\(s.app.pid)")
-        _ = try SourceBindingTests.waitFor(s, timeout: 5, "still counting after the dump") { try $0.button("mail").count == 1 }
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "still counting after the dump") { try $0.button("mail").count == count }
     }
 }

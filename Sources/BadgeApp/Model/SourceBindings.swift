@@ -270,6 +270,7 @@ final class SourceBindings {
             if let keys = request.keys {
                 for key in keys where items.remove(key: key) != nil { dropped += 1 }
             } else {
+                // Every item counted, listed or not (the source marks them all).
                 dropped += items.count
                 items = BadgeItemList()
             }
