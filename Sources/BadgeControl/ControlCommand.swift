@@ -5,7 +5,7 @@ import BadgeCore
 /// Grammar: `set ID N`, `inc ID [N]`, `dec ID [N]`, `text ID TEXT`, `dot ID [blink]`, `clear ID|all`,
 /// `add ID KEY TITLE[<tab>DETAIL]`, `add ID {JSON}`, `remove ID KEY`, `items ID`,
 /// `click ID [left|middle|right|up|down]`, `peek ID|all [--at X,Y[,W,H]]`,
-/// `state`, `sync TOKEN`, `activate [STARTUP_ID]`, `refresh [ID|all]`, `explain ID`, `quit`. Parsing never traps: a bad line becomes a `ControlCommandError`.
+/// `state`, `sync TOKEN`, `activate [STARTUP_ID]`, `refresh [ID|all]`, `explain ID`, `act ID KEY|all read`, `quit`. Parsing never traps: a bad line becomes a `ControlCommandError`.
 package enum ControlCommand: Hashable, Sendable {
     /// Set a count (0 or more).
     case set(id: String, count: Int)
@@ -43,6 +43,9 @@ package enum ControlCommand: Hashable, Sendable {
     case refresh(id: String?)
     /// Say where a button's value comes from and how current it is.
     case explain(id: String)
+    /// Act on an item of a button through its source (`act ID KEY read`), or on every item its
+    /// source counts (`act ID all read`, `key` nil).
+    case act(id: String, key: String?, action: ItemAction)
     /// Quit with status 0.
     case quit
 
@@ -52,7 +55,7 @@ package enum ControlCommand: Hashable, Sendable {
         "set ID N", "inc ID [N]", "dec ID [N]", "text ID TEXT", "dot ID [blink]", "clear ID|all",
         "add ID KEY TITLE[<tab>DETAIL]", "add ID {JSON}", "remove ID KEY", "items ID",
         "click ID [left|middle|right|up|down]", "peek ID|all [--at X,Y[,W,H]]", "state",
-        "sync TOKEN", "activate [STARTUP_ID]", "refresh [ID|all]", "explain ID", "quit",
+        "sync TOKEN", "activate [STARTUP_ID]", "refresh [ID|all]", "explain ID", "act ID KEY|all read", "quit",
     ]
 
     /// The longest line accepted, in bytes; longer lines are rejected whole.
@@ -118,11 +121,17 @@ package enum ControlCommand: Hashable, Sendable {
         case "explain":
             guard arguments.count == 1 else { return .failure(usage("explain ID")) }
             return .success(.explain(id: arguments[0]))
+        case "act":
+            guard arguments.count == 3 else { return .failure(usage("act ID KEY|all read")) }
+            guard let action = ItemAction(rawValue: arguments[2]) else {
+                return .failure(ControlCommandError("act: the action must be read, not \"\(arguments[2].prefix(40))\""))
+            }
+            return .success(.act(id: arguments[0], key: arguments[1] == "all" ? nil : arguments[1], action: action))
         case "quit":
             guard arguments.isEmpty else { return .failure(usage("quit")) }
             return .success(.quit)
         default:
-            return .failure(ControlCommandError("unknown command \"\(verb.prefix(40))\"; expected set, inc, dec, text, dot, clear, add, remove, items, click, peek, state, sync, activate, refresh, explain or quit"))
+            return .failure(ControlCommandError("unknown command \"\(verb.prefix(40))\"; expected set, inc, dec, text, dot, clear, add, remove, items, click, peek, state, sync, activate, refresh, explain, act or quit"))
         }
     }
 
@@ -194,6 +203,12 @@ package enum ControlCommand: Hashable, Sendable {
         guard value >= 0 else { return .failure(ControlCommandError("\(verb): the \(what) must be 0 or more, not \(value)")) }
         return .success(value)
     }
+}
+
+/// What `act` does to an item through the source behind its badge.
+package enum ItemAction: String, Hashable, Sendable {
+    /// Mark it read (an IMAP `\\Seen` flag, a Maildir `S`, notmuch's `unread` tag removed).
+    case read
 }
 
 extension PointerButton {

@@ -10,6 +10,11 @@ package indirect enum JSONKeySchema: Sendable {
     case object([String: JSONKeySchema])
     /// An array whose items follow the schema. A value that is not an array is not checked.
     case array(of: JSONKeySchema)
+    /// An object with these keys, or an array of such objects (one account, or several).
+    case objectOrArray([String: JSONKeySchema])
+    /// A key that belongs elsewhere (people put it here): warned with `advice`, which says where
+    /// it goes ("belongs beside \"imap\", as source.open").
+    case misplaced(advice: String)
 
     /// One key no schema names.
     package struct UnknownKey: Hashable, Sendable, CustomStringConvertible {
@@ -17,10 +22,19 @@ package indirect enum JSONKeySchema: Sendable {
         package let path: String
         /// The known key at the same place nearest to it, when one is near enough to be a typo.
         package let suggestion: String?
+        /// Where a key known to belong elsewhere goes (``JSONKeySchema/misplaced(advice:)``), or nil.
+        package var advice: String? = nil
 
-        /// "`buttons[1].sorce`: unknown key; did you mean `source`?"
+        /// "`buttons[1].sorce`: unknown key; did you mean `source`?", or "PATH: ADVICE" for a misplaced key.
         package var description: String {
-            "\(path): unknown key" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
+            if let advice { return "\(path): \(advice)" }
+            return "\(path): unknown key" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
+        }
+
+        /// The path of the object that holds the key ("buttons[1]" for "buttons[1].sorce").
+        package var parent: String {
+            guard let dot = path.lastIndex(of: ".") else { return "" }
+            return String(path[..<dot])
         }
     }
 
@@ -31,13 +45,23 @@ package indirect enum JSONKeySchema: Sendable {
             var found: [UnknownKey] = []
             for (key, member) in members {
                 let at = path.isEmpty ? String(key.prefix(40)) : "\(path).\(key.prefix(40))"
-                if let schema = known[key] {
+                if case .misplaced(let advice)? = known[key] {
+                    found.append(UnknownKey(path: at, suggestion: nil, advice: advice))
+                } else if let schema = known[key] {
                     found += schema.unknownKeys(in: member, path: at)
                 } else {
-                    found.append(UnknownKey(path: at, suggestion: Self.nearest(to: key, among: known.keys)))
+                    let candidates = known.compactMap { name, schema -> String? in
+                        if case .misplaced = schema { return nil }
+                        return name
+                    }
+                    found.append(UnknownKey(path: at, suggestion: Self.nearest(to: key, among: candidates)))
                 }
             }
             return found
+        case (.objectOrArray(let known), .object):
+            return JSONKeySchema.object(known).unknownKeys(in: value, path: path)
+        case (.objectOrArray(let known), .array(let items)):
+            return items.enumerated().flatMap { index, member in JSONKeySchema.object(known).unknownKeys(in: member, path: "\(path)[\(index)]") }
         case (.array(let item), .array(let items)):
             return items.enumerated().flatMap { index, member in item.unknownKeys(in: member, path: "\(path)[\(index)]") }
         default:

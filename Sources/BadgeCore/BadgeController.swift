@@ -399,11 +399,21 @@ public final class BadgeController {
         case (.text(let shown), let other):
             if case .text(let full) = other { detail = BadgeFormat.cleaned(full) } else { detail = shown }
         }
-        // What the count is made of, where it helps: "Mail, 3 unread: Alice, Bob, …".
+        // What the count is made of, where it helps: "Mail, 3 unread: Alice, Bob, …": the first
+        // two different titles, each named once (three mails from Alice are "Alice", not "Alice,
+        // Alice, …"), and "…" when an item has a title not named (or is not listed).
         // Placeholders ("(unknown sender)") say nothing and are left out.
-        let titles = storedItems.items.prefix(2).map { BadgeFormat.cleaned($0.title) }.filter { !$0.hasPrefix("(") }
+        var titles: [String] = []
+        var more = storedItems.unlisted > 0
+        for item in storedItems.items {
+            let title = BadgeFormat.cleaned(item.title)
+            if title.hasPrefix("(") { more = true; continue }
+            guard !titles.contains(title) else { continue }
+            guard titles.count < 2 else { more = true; break }
+            titles.append(title)
+        }
         if let shown = detail, !titles.isEmpty {
-            detail = shown + ": " + titles.joined(separator: ", ") + (storedItems.count > titles.count ? ", …" : "")
+            detail = shown + ": " + titles.joined(separator: ", ") + (more ? ", …" : "")
         }
         var description = name
         let provenance = withProvenance ? [sourceDescription.map { strings.from(BadgeFormat.cleaned($0)) }, confidenceMark] : []

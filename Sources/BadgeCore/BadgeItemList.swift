@@ -27,6 +27,13 @@ public struct BadgeItemList: Hashable, Sendable {
         self.unlisted = max(0, unlisted) &+ self.unlisted
     }
 
+    /// A list of `items` given newest first by arrival (a mail folder's newest UID or delivery
+    /// first), and `unlisted` more: ordered by time, and items of the same time (mail whose Date
+    /// headers name the same second, a burst) in the order given, so the last to arrive is on top.
+    public init(newestFirst items: [BadgeItem], unlisted: Int = 0) {
+        self.init(items.reversed(), unlisted: unlisted)
+    }
+
     /// The count the items make: the listed ones plus ``unlisted`` (saturating).
     public var count: Int {
         let (sum, overflow) = items.count.addingReportingOverflow(unlisted)

@@ -14,6 +14,10 @@ public struct PeekRow: Hashable, Sendable {
     public var isActionable: Bool
     /// Whether Delete may dismiss it.
     public var isDismissable: Bool
+    /// The name of the row's second action in the user's language ("Mark read"), or nil for none:
+    /// Shift+Return (or Shift+Space) and a middle click on the row do it, and screen readers see
+    /// it as the row's second action. The peek stays open for it.
+    public var secondaryAction: String? = nil
     /// What a screen reader says for the row.
     public var spokenDescription: String
     /// How many items the row stands for, so a peek cut short can say how many it leaves out:
@@ -36,11 +40,16 @@ public struct PeekRow: Hashable, Sendable {
 
     /// The rows for `items`, newest first: at most `limit` items, then a note for the rest
     /// ("and 30 more", which includes the unlisted), using `strings` and the wall-clock `now`.
-    public static func rows(for items: BadgeItemList, now: Double, limit: Int = 12, strings: PeekStrings = .english) -> [PeekRow] {
+    /// `secondaryAction` names every item row's second action (``secondaryAction``), if any.
+    public static func rows(for items: BadgeItemList, now: Double, limit: Int = 12, strings: PeekStrings = .english,
+                            secondaryAction: String? = nil) -> [PeekRow] {
         var rows = items.items.prefix(limit).map { item in
-            PeekRow(title: item.title, detail: item.detail ?? item.origin, trailing: item.time.map { strings.ago(now - $0) },
-                    iconName: item.iconName, isActionable: item.action != nil, isDismissable: item.isDismissable,
-                    spokenDescription: item.spokenDescription + (item.time.map { ", " + strings.ago(now - $0) } ?? ""), itemCount: 1)
+            var row = PeekRow(title: item.title, detail: item.detail ?? item.origin, trailing: item.time.map { strings.ago(now - $0) },
+                              iconName: item.iconName, isActionable: item.action != nil || secondaryAction != nil,
+                              isDismissable: item.isDismissable,
+                              spokenDescription: item.spokenDescription + (item.time.map { ", " + strings.ago(now - $0) } ?? ""), itemCount: 1)
+            row.secondaryAction = secondaryAction
+            return row
         }
         let shown = rows.count
         let rest = items.count - shown

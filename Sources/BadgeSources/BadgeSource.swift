@@ -32,6 +32,9 @@ public protocol BadgeSource: AnyObject {
     func refresh()
     /// Stops watching and ends any child process; ``descriptors`` is empty afterwards.
     func stop()
+    /// Marks the items with `keys` read (all it counted at its last reading for nil); `done` says
+    /// how it went. A source that cannot says so (the default).
+    func markRead(_ keys: [String]?, done: @escaping (MarkReadOutcome) -> Void)
 }
 
 extension BadgeSource {
@@ -39,4 +42,22 @@ extension BadgeSource {
     public var writableDescriptors: [Int32] { [] }
     /// Nothing to write.
     public func handle(writable descriptor: Int32) {}
+}
+
+/// What marking items read came to (``BadgeSource/markRead(_:done:)``).
+public enum MarkReadOutcome: Equatable, Sendable {
+    /// The source marked them (the server, the files or the database took it); its next reading
+    /// confirms the count.
+    case marked
+    /// It could not, in words a user can act on (never holding a secret).
+    case failed(String)
+}
+
+extension BadgeSource {
+    /// Marks the items with `keys` read; with nil, every item the source counted at its last
+    /// reading (never one that came after it). `done` is called once, on the loop's thread, maybe
+    /// before this returns. By default a source cannot: `done` says so.
+    public func markRead(_ keys: [String]?, done: @escaping (MarkReadOutcome) -> Void) {
+        done(.failed("\(reading.description) cannot mark anything read"))
+    }
 }

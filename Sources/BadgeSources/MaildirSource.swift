@@ -1,6 +1,7 @@
 import BadgeCore
 import BadgeIO
 import CGlibcExtras
+import Glibc
 
 /// The unread messages of one or more Maildir folders, kept exact by inotify without rescanning.
 ///
@@ -35,6 +36,9 @@ public final class MaildirSource: BadgeSource {
     private let headers = MailHeaderDecoder()
     /// Each listed message's item, by its file's path (a flag change renames it: read again).
     private var itemCache: [String: BadgeItem] = [:]
+    /// Every unread message at the last reading (listed or not), by its item's key: where its file
+    /// is, for marking it read.
+    private var unreadFiles: [String: (folder: String, name: String, inNew: Bool)] = [:]
 
     /// What the source says now.
     public private(set) var reading: SourceReading
@@ -242,14 +246,22 @@ public final class MaildirSource: BadgeSource {
     /// file), the rest counted as unlisted.
     private func listedItems(_ folders: [MaildirFolderCount]) -> BadgeItemList {
         var unread: [(path: String, name: String, folder: String, delivered: Double)] = []
+        var files: [String: (folder: String, name: String, inNew: Bool)] = [:]
         for folder in folders {
             let named = FilePaths.split(FilePaths.trimmingSlashes(folder.path)).name
             let origin = named.hasPrefix(".") ? String(named.dropFirst()) : named
-            for name in folder.unreadNew { unread.append((folder.path + "/new/" + name, name, origin, Self.deliveryTime(name))) }
+            for name in folder.unreadNew {
+                unread.append((folder.path + "/new/" + name, name, origin, Self.deliveryTime(name)))
+                files[Self.key(of: name)] = (folder.path, name, true)
+            }
             if !newOnly {
-                for name in folder.unreadCur { unread.append((folder.path + "/cur/" + name, name, origin, Self.deliveryTime(name))) }
+                for name in folder.unreadCur {
+                    unread.append((folder.path + "/cur/" + name, name, origin, Self.deliveryTime(name)))
+                    files[Self.key(of: name)] = (folder.path, name, false)
+                }
             }
         }
+        unreadFiles = files
         unread.sort { $0.delivered != $1.delivered ? $0.delivered > $1.delivered : $0.name > $1.name }
         var items: [BadgeItem] = []
         var kept: [String: BadgeItem] = [:]
@@ -260,12 +272,13 @@ public final class MaildirSource: BadgeSource {
             items.append(item)
         }
         itemCache = kept
-        return BadgeItemList(items, unlisted: unread.count - items.count)
+        // Newest first by Date, then by delivery for the same second.
+        return BadgeItemList(newestFirst: items, unlisted: unread.count - items.count)
     }
 
     private func makeItem(path: String, name: String, folder: String, delivered: Double) -> BadgeItem {
         let summary = (try? headers.summary(ofFile: path).get()) ?? MailSummary()
-        let key = String(name.split(separator: ":", maxSplits: 1).first ?? Substring(name))
+        let key = Self.key(of: name)
         let action = open.map { words in
             BadgeItemAction.run(words.map {
                 $0.replacingAll("{path}", with: path).replacingAll("{message-id}", with: summary.messageID ?? "")
@@ -274,6 +287,44 @@ public final class MaildirSource: BadgeSource {
         return BadgeItem(key: key, title: summary.from ?? "(unknown sender)", detail: summary.subject ?? "(no subject)",
                          time: summary.date ?? (delivered > 0 ? delivered : nil), origin: folder, iconName: "mail", action: action,
                          accessibleDescription: nil)
+    }
+
+    /// A message's item key: its file name without the info part (`:2,FLAGS`), which flag changes rename.
+    static func key(of name: String) -> String {
+        String(name.split(separator: ":", maxSplits: 1).first ?? Substring(name))
+    }
+
+    /// Marks the messages with these keys read (every unread message of the last reading for nil)
+    /// as mail clients do: each file renamed, atomically, to `cur/KEY:2,FLAGS` with `S` added to
+    /// the flags it had (kept, in ASCII order, as maildir(5) asks), from `new/` or within `cur/`.
+    /// inotify then tells the count. `done` is called before this returns.
+    public func markRead(_ keys: [String]?, done: @escaping (MarkReadOutcome) -> Void) {
+        let chosen = keys ?? Array(unreadFiles.keys)
+        var failures: [String] = []
+        var marked = 0
+        for key in chosen {
+            guard let file = unreadFiles[key] else {
+                failures.append("no unread message \(key.prefix(80)) in \(reading.description)")
+                continue
+            }
+            let target = file.folder + "/cur/" + Self.seenName(file.name)
+            let from = file.folder + (file.inNew ? "/new/" : "/cur/") + file.name
+            if rename(from, target) == 0 {
+                marked += 1
+                unreadFiles[key] = nil
+            } else {
+                let code = errno
+                failures.append("cannot rename \(FilePaths.abbreviatingHome(from)) to mark it read: \(String(cString: strerror(code)))")
+            }
+        }
+        guard let first = failures.first else { return done(.marked) }
+        done(.failed(failures.count == 1 ? first : "\(first) (and \(failures.count - 1) more; \(marked) marked)"))
+    }
+
+    /// `name` as a seen message's file name: its key, `:2,` and its flags with `S`, in ASCII order.
+    static func seenName(_ name: String) -> String {
+        let letters = Set(MaildirFlags.flags(of: name).unicodeScalars.filter { $0.isASCII && $0.properties.isAlphabetic }).union(["S"])
+        return key(of: name) + ":2," + String(String.UnicodeScalarView(letters.sorted { $0.value < $1.value }))
     }
 
     /// The delivery time a Maildir file name starts with (`1767225600.M…`), or 0.

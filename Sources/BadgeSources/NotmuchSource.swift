@@ -27,6 +27,8 @@ public final class NotmuchSource: BadgeSource {
     /// What activating a thread runs (no shell; `{thread}` becomes its id), or nil.
     public let open: [String]?
     private var search: ChildRun?
+    /// `notmuch tag -unread` runs under way, each with whom to tell.
+    private var tagRuns: [(run: ChildRun, done: (MarkReadOutcome) -> Void)] = []
     private var searchAgain = false
     private var threads: BadgeItemList?
 
@@ -87,7 +89,7 @@ public final class NotmuchSource: BadgeSource {
 
     /// The inotify descriptor and those of a notmuch run in progress.
     public var descriptors: [Int32] {
-        var result = counter.descriptors + (lookup?.descriptors ?? []) + (search?.descriptors ?? [])
+        var result = counter.descriptors + (lookup?.descriptors ?? []) + (search?.descriptors ?? []) + tagRuns.flatMap(\.run.descriptors)
         if let fd = inotify?.descriptor, fd >= 0 { result.append(fd) }
         return result
     }
@@ -95,7 +97,8 @@ public final class NotmuchSource: BadgeSource {
     /// Seconds until a debounced count or a run's time limit; nil when idle.
     public var timeUntilDue: Double? {
         let debounced = countAt.map { $0 - SystemTime.monotonic }
-        return [counter.timeUntilDue, lookup?.timeUntilDue, search?.timeUntilDue, debounced].compactMap { $0 }.min()
+        return ([counter.timeUntilDue, lookup?.timeUntilDue, search?.timeUntilDue, debounced] + tagRuns.map(\.run.timeUntilDue))
+            .compactMap { $0 }.min()
     }
 
     /// Counts, and watches the database (asking notmuch where it is first, if needed).
@@ -123,6 +126,9 @@ public final class NotmuchSource: BadgeSource {
         } else if let search, search.descriptors.contains(descriptor) {
             search.handle(readable: descriptor)
             finishSearchIfDone()
+        } else if let tag = tagRuns.first(where: { $0.run.descriptors.contains(descriptor) }) {
+            tag.run.handle(readable: descriptor)
+            finishTagRuns()
         } else {
             counter.handle(readable: descriptor)
         }
@@ -139,6 +145,10 @@ public final class NotmuchSource: BadgeSource {
             search.handleDeadline()
             finishSearchIfDone()
         }
+        for tag in tagRuns {
+            if let due = tag.run.timeUntilDue, due <= 0 { tag.run.handleDeadline() }
+        }
+        finishTagRuns()
         if let countAt, countAt <= SystemTime.monotonic {
             self.countAt = nil
             counter.refresh()
@@ -153,8 +163,50 @@ public final class NotmuchSource: BadgeSource {
         counter.refresh()
     }
 
+    /// Marks the threads with these keys (thread ids) read: `notmuch tag -unread -- thread:ID or …`,
+    /// run as a child with the source's time limit (no shell); nil marks the threads listed at the
+    /// last reading (never one that came after). The database's change is then counted as any is.
+    public func markRead(_ keys: [String]?, done: @escaping (MarkReadOutcome) -> Void) {
+        let ids = keys ?? (threads?.items.map(\.key) ?? [])
+        guard !ids.isEmpty else { return done(.marked) }
+        // Thread ids are notmuch's own (hex digits): anything else would change the query's meaning.
+        if let bad = ids.first(where: { $0.isEmpty || $0.utf8.count > 64 || !$0.unicodeScalars.allSatisfy { $0.properties.isASCIIHexDigit } }) {
+            return done(.failed("no notmuch thread \(bad.prefix(64)) (a thread id is hex digits)"))
+        }
+        let terms = ids.map { "thread:\($0)" }.joined(separator: " or ")
+        let run = ChildRun(arguments: [program, "tag", "-unread", "--", terms], environment: environment, timeLimit: timeout,
+                           outputLimit: 64 * 1024)
+        tagRuns.append((run, done))
+        finishTagRuns()
+    }
+
+    private func finishTagRuns() {
+        var finished: [(outcome: ChildOutcome, done: (MarkReadOutcome) -> Void)] = []
+        tagRuns.removeAll { tag in
+            guard let outcome = tag.run.outcome else { return false }
+            finished.append((outcome, tag.done))
+            return true
+        }
+        for (outcome, done) in finished {
+            if outcome.succeeded {
+                // Counted again now, not after the database's debounce.
+                countAt = SystemTime.monotonic
+                done(.marked)
+            } else if let failure = outcome.spawnFailure {
+                done(.failed("cannot run \(program) tag: \(failure)"))
+            } else if case .timedOut(let limit)? = outcome.cutoff {
+                done(.failed("notmuch tag -unread took longer than \(Int(limit)) s and was stopped"))
+            } else {
+                let status = outcome.exitStatus.map { "exit status \($0)" } ?? outcome.signal.map { "signal \($0)" } ?? "a cutoff"
+                done(.failed("notmuch tag -unread failed (\(status))" + (outcome.lastErrorLine.map { ": \($0)" } ?? "")))
+            }
+        }
+    }
+
     /// Stops watching and ends a notmuch run in progress.
     public func stop() {
+        for tag in tagRuns { tag.run.cancel(); tag.done(.failed("the notmuch source stopped")) }
+        tagRuns = []
         counter.stop()
         lookup = nil
         search?.cancel()
@@ -277,7 +329,8 @@ public final class NotmuchSource: BadgeSource {
                                    detail: entry["subject"]?.string, time: entry["timestamp"]?.double, origin: "notmuch",
                                    iconName: "mail", action: action))
         }
-        return BadgeItemList(items)
+        // notmuch lists the newest first; threads of the same second keep its order.
+        return BadgeItemList(newestFirst: items)
     }
 
     private func publish() {

@@ -25,6 +25,9 @@ public struct SourceReading: Equatable, Sendable {
     /// bus), as opposed to failing: a button bound only where its source exists (the defaults
     /// without a config file) goes back to what it showed without it.
     public var isAbsent: Bool
+    /// True when only part of the content is out of date (one account of several): the content is
+    /// still shown as it changes, in the stale style, rather than kept at its last good value.
+    public var isPartlyStale = false
 
     /// A reading; by default one with no value yet.
     public init(content: BadgeContent? = nil, description: String, updated: Double? = nil,

@@ -28,6 +28,8 @@ import Testing
         ("peek all", .peek(id: nil, anchor: nil)),
         ("peek mail --at 10,-20", .peek(id: "mail", anchor: PixelRect(x: 10, y: -20, width: 1, height: 1))),
         ("peek bell --at 100,580,80,20", .peek(id: "bell", anchor: PixelRect(x: 100, y: 580, width: 80, height: 20))),
+        ("act mail 42 read", .act(id: "mail", key: "42", action: .read)),
+        ("act mail all read", .act(id: "mail", key: nil, action: .read)),
     ])
     func parsesValidLines(line: String, expected: ControlCommand) throws {
         #expect(try ControlCommand.parse(line).get() == expected)
@@ -36,7 +38,7 @@ import Testing
     @Test(arguments: ["", "   ", "frobnicate", "set bell", "set bell x", "set bell 99999999999999999999999",
                       "inc", "inc a b c", "dot bell fast", "click", "click mail 6", "click mail sideways",
                       "click mail left extra", "peek", "peek mail --at", "peek mail --at 1", "peek mail --at 1,2,3",
-                      "peek mail --at 1,x", "peek mail --at 1,2,-3,4", "peek mail --at 99999,1", "peek mail at 1,2", "clear", "state now", "sync", "sync a b", "quit 1", "text",
+                      "peek mail --at 1,x", "peek mail --at 1,2,-3,4", "act", "act mail 42", "act mail 42 archive", "act mail 42 read now", "peek mail --at 99999,1", "peek mail at 1,2", "clear", "state now", "sync", "sync a b", "quit 1", "text",
                       String(repeating: "x", count: 5000)])
     func rejectsBadLinesWithAReason(line: String) {
         switch ControlCommand.parse(line) {

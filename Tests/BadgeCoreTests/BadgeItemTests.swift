@@ -78,12 +78,32 @@ import Testing
         badge.setItems(BadgeItemList([BadgeItem(key: "a", title: "Alice", time: 2), BadgeItem(key: "b", title: "Bob", time: 1),
                                       BadgeItem(key: "c", title: "Carol", time: 0)]))
         #expect(badge.accessibilityDescription == "Mail, 3 unread: Alice, Bob, …")
+        // One sender is named once (issue 37: "Alice, Alice, …" in the tooltip).
+        badge.setItems(BadgeItemList([BadgeItem(key: "a", title: "Alice", time: 3), BadgeItem(key: "b", title: "Alice", time: 2),
+                                      BadgeItem(key: "c", title: "Bob", time: 1)]))
+        #expect(badge.accessibilityDescription == "Mail, 3 unread: Alice, Bob")
+        badge.setItems(BadgeItemList([BadgeItem(key: "a", title: "Alice", time: 3), BadgeItem(key: "b", title: "Alice", time: 2)]))
+        #expect(badge.accessibilityDescription == "Mail, 2 unread: Alice")
+        badge.setItems(BadgeItemList([BadgeItem(key: "a", title: "Alice", time: 4), BadgeItem(key: "b", title: "Alice", time: 3),
+                                      BadgeItem(key: "c", title: "Bob", time: 2), BadgeItem(key: "d", title: "Carol", time: 1)]))
+        #expect(badge.accessibilityDescription == "Mail, 4 unread: Alice, Bob, …")
+        badge.setItems(BadgeItemList([BadgeItem(key: "a", title: "Alice", time: 2)], unlisted: 3))
+        #expect(badge.accessibilityDescription == "Mail, 4 unread: Alice, …")
         badge.value = .count(7)
         #expect(!badge.hasItems)
         #expect(badge.accessibilityDescription == "Mail, 7 unread")
         badge.addItem(BadgeItem(key: "y", title: "y"))
         badge.showDot()
         #expect(!badge.hasItems)
+    }
+
+    @Test("A list given newest first keeps that order for items of the same time (a mail burst), and orders by time otherwise")
+    func newestFirstOrder() {
+        let burst = (1...5).reversed().map { BadgeItem(key: "\($0)", title: "m\($0)", time: 100) }
+        let list = BadgeItemList(newestFirst: burst + [BadgeItem(key: "old", title: "old", time: 50), BadgeItem(key: "late", title: "late", time: 200)],
+                                 unlisted: 2)
+        #expect(list.items.map(\.key) == ["late", "5", "4", "3", "2", "1", "old"])
+        #expect(list.count == 9)
     }
 
     static let times: [(Double, String)] = [

@@ -41,6 +41,27 @@ import BadgeIO
 
     static let button1 = AccessibleTree.buttonPath(1)
 
+    @Test("A peek row with a second action (Mark read) has two actions, the second named in the user's language; DoAction 1 asks for it")
+    func peekRowSecondAction() {
+        let toolbar = Self.toolbar()
+        var row = PeekRow(title: "Alice", detail: "Lunch?")
+        row.secondaryAction = "Als gelesen markieren"
+        let peek = AccessibleTree.Peek(buttonIndex: 1, rows: [row, PeekRow(title: "and 3 more", isActionable: false)],
+                                       rowFrames: [PixelRect(x: 0, y: 60, width: 100, height: 20), PixelRect(x: 0, y: 80, width: 100, height: 20)],
+                                       frame: PixelRect(x: 0, y: 60, width: 100, height: 40), highlighted: 0)
+        let window = AccessibleTree.Window(title: "Badges", size: PixelRect(x: 0, y: 0, width: 110, height: 60), isMapped: true, isActive: true)
+        let tree = AccessibleTree(parts: [AccessibleTree.Part(toolbar: toolbar, window: window, peek: peek)], applicationName: "app")
+        let path = AccessibleTree.peekItemPath(0, part: 0)
+        #expect(tree[path]?.actions.map(\.name) == ["click", "Als gelesen markieren"])
+        #expect(tree[path]?.actions.last?.keyBinding == "<Shift>Return")
+        #expect(tree[AccessibleTree.peekItemPath(1, part: 0)]?.actions.isEmpty == true)
+        let service = Self.service(tree)
+        #expect(service.answer(.init(path: path, interface: ATSPI_DBUS_INTERFACE_ACTION, member: "DoAction", signature: nil, arguments: [.int32(1)]))
+                == .activatePeekRow(0, part: 0, secondary: true))
+        #expect(service.answer(.init(path: path, interface: ATSPI_DBUS_INTERFACE_ACTION, member: "DoAction", signature: nil, arguments: [.int32(0)]))
+                == .activatePeekRow(0, part: 0, secondary: false))
+    }
+
     @Test("Application → frame → tool bar → push buttons, named by label and described by badge")
     func treeShape() {
         let toolbar = Self.toolbar()

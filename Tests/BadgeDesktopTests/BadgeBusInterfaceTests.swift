@@ -44,6 +44,17 @@ import BadgeIO
         #expect(call("", "Set", [.string(Self.badges), .string("Version"), .variant(.uint32(2))])
                 == .failure(.readOnly("Version", of: Self.badges)))
         #expect(call("", "Ping") == .values([]))
+        // Marking read is the application's (its sources): asked for, never a change of the model here.
+        #expect(call(Self.badges, "MarkRead", [.string("mail"), .array(element: "s", [.string("7"), .string("9")])])
+                == .markRead("mail", keys: ["7", "9"]))
+        #expect(call(Self.badges, "MarkAllRead", [.string("mail")]) == .markRead("mail", keys: nil))
+        guard case .failure(let empty) = call(Self.badges, "MarkRead", [.string("mail"), .array(element: "s", [])]) else {
+            Issue.record("MarkRead without keys was taken")
+            return
+        }
+        #expect(empty.message.contains("MarkAllRead marks every item"), "\(empty.message)")
+        guard case .failure(let unknown) = call(Self.badges, "MarkAllRead", [.string("nope")]) else { Issue.record("an unknown button"); return }
+        #expect(unknown.message.contains("unknown button"))
     }
 
     @Test("AddItem, RemoveItem and Items: an unknown key and a number set by hand over items are refused")

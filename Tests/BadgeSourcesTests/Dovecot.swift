@@ -18,10 +18,26 @@ final class Dovecot {
     var caFile: String { folder("cert.pem") }
     private var server: ChildRun?
 
-    init() throws {
+    /// The OAuth2 token endpoint (imap-server.py oauth2), when the server takes tokens.
+    private var tokenServer: ChildRun?
+
+    /// A server; with `oauthToken`, one that also takes XOAUTH2 and OAUTHBEARER logins whose token
+    /// endpoint accepts only that token.
+    init(oauthToken: String? = nil) throws {
         folder = try TemporaryFolder()
         try Self.script("setup", folder.path)
         password = Self.read(folder("password"))
+        if let oauthToken {
+            tokenServer = ChildRun(arguments: ["/usr/bin/python3", Self.fixture, "oauth2", folder.path, oauthToken], timeLimit: 3600,
+                                   outputLimit: 1 << 20)
+            let end = SystemTime.monotonic + 10
+            while access(folder("oauth2-ready"), R_OK) != 0 {
+                guard SystemTime.monotonic < end, tokenServer?.outcome == nil else { throw TestFailure("the token endpoint never listened") }
+                var entries = (tokenServer?.descriptors ?? []).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+                _ = entries.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 20) }
+                for entry in entries where entry.revents != 0 { tokenServer?.handle(readable: entry.fd) }
+            }
+        }
         // A port picked free can be taken by another server (another Dovecot on a busy machine)
         // before this one binds it: `wait` finds out (the certificate is not this fixture's), and
         // two new ports are tried, twice at most.
@@ -39,7 +55,13 @@ final class Dovecot {
         }
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        tokenServer?.cancel()
+    }
+
+    /// The tokens the endpoint was asked about, in order.
+    var tokensAsked: [String] { read("tokens-asked").split(separator: "\n").map(String.init) }
 
     /// A second server set up on `other`'s ports, as another Dovecot on a busy machine may take
     /// the ports this one picked: its `wait` fails (the first server answers, with a certificate
@@ -105,6 +127,17 @@ final class Dovecot {
         try Self.script("deliver", folder.path, from, subject, seen ? "seen" : "unseen", box)
     }
 
+    /// Appends `count` messages on one connection, all with the same Date second ("burst 1" … "burst COUNT").
+    func burst(_ count: Int) throws {
+        try Self.script("burst", folder.path, String(count))
+    }
+
+    /// The FLAGS of message `uid` in `box`, as imaplib's `FETCH (FLAGS)` reads them ("1 (UID 1 FLAGS (\\Seen))").
+    func flags(uid: UInt32, folder box: String = "INBOX") throws -> String {
+        let outcome = try runToEnd(["/usr/bin/python3", Self.fixture, "flags", folder.path, String(uid), box])
+        return String(decoding: outcome.output, as: UTF8.self)
+    }
+
     /// Adds `flags` ("\\Seen", "\\Deleted") to the messages `uid` of `box`.
     func store(_ flags: String, uid: String = "1:*", folder box: String = "INBOX") throws {
         try Self.script("store", folder.path, flags, uid, box)
@@ -112,9 +145,9 @@ final class Dovecot {
 
     /// The account, as the tests give it to IMAPSource.
     func account(security: IMAPAccount.Security = .implicitTLS, host: String = "localhost", port: Int? = nil,
-                 folders: [String] = ["INBOX"], caFile: String? = nil) -> IMAPAccount {
+                 folders: [String] = ["INBOX"], caFile: String? = nil, mechanism: IMAPAccount.Mechanism = .password) -> IMAPAccount {
         IMAPAccount(host: host, port: port ?? (security == .implicitTLS ? imapsPort : imapPort), security: security,
-                    user: "alice", folders: folders, caFile: caFile ?? self.caFile)
+                    user: "alice", folders: folders, caFile: caFile ?? self.caFile, mechanism: mechanism)
     }
 
     /// A password command that prints the password.

@@ -61,6 +61,152 @@ struct IMAPSourceTests {
         expectNoSecret(source, server)
     }
 
+    @Test("After a burst of 210 messages with the same Date second the newest is on top: by Date, then by arrival (UID)")
+    func burstOrder() throws {
+        let server = try Dovecot()
+        try server.burst(210)
+        let source = IMAPSource(account: server.account(), password: server.passwordCommand)
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        drive(loop, source, 20, "210 unseen") { $0.content == .count(210) && $0.items?.items.count == IMAPSession.itemLimit }
+        let subjects = source.reading.items?.items.map { $0.detail ?? "" } ?? []
+        #expect(subjects.prefix(3) == ["burst 210", "burst 209", "burst 208"], "\(subjects.prefix(5))")
+        #expect(subjects.last == "burst 11", "\(subjects.suffix(3))")
+        #expect(source.reading.items?.unlisted == 10)
+        try server.deliver(from: "Late <late@example.org>", subject: "after the burst")
+        drive(loop, source, 5, "the late one on top") { $0.items?.items.first?.detail == "after the burst" }
+    }
+
+    /// Marks `keys` read (all for nil) and drives the loop until the source says how it went.
+    func markRead(_ loop: SourceLoop, _ source: IMAPSource, _ keys: [String]?, sourceLocation: SourceLocation = #_sourceLocation) -> MarkReadOutcome? {
+        var outcome: MarkReadOutcome?
+        source.markRead(keys) { outcome = $0 }
+        _ = loop.run(atMost: 10) { outcome != nil }
+        #expect(outcome != nil, "mark read never finished: \(source.reading)", sourceLocation: sourceLocation)
+        return outcome
+    }
+
+    @Test("Mark read: UID STORE +FLAGS.SILENT (\\Seen) on the IDLE connection; Dovecot's FETCH FLAGS shows \\Seen, the count drops, and IDLE still counts the next delivery within 1 s; mark all marks only what was counted")
+    func marksRead() throws {
+        let server = try Dovecot()
+        try server.deliver(from: "Alice <a@example.org>", subject: "one")
+        try server.deliver(from: "Bob <b@example.org>", subject: "two")
+        try server.deliver(from: "Carol <c@example.org>", subject: "three")
+        let source = IMAPSource(account: server.account(), password: server.passwordCommand)
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        drive(loop, source, 15, "three unseen, idling") { $0.content == .count(3) && $0.description.hasSuffix("IDLE") }
+        let bob = try #require(source.reading.items?.items.first { $0.title == "Bob" })
+        let started = SystemTime.monotonic
+        #expect(markRead(loop, source, [bob.key]) == .marked)
+        drive(loop, source, 5, "two after marking Bob read") { $0.content == .count(2) && $0.description.hasSuffix("IDLE") }
+        #expect(SystemTime.monotonic - started < 1.0, "confirmed in \(SystemTime.monotonic - started) s")
+        #expect(source.reading.items?.items.contains { $0.title == "Bob" } == false)
+        let bobFlags = try server.flags(uid: UInt32(bob.key) ?? 0)
+        #expect(bobFlags.contains("\\Seen"), "\(bobFlags)")
+        #expect(try !server.flags(uid: 1).contains("\\Seen"), "Alice's is still unseen")
+        // IDLE is back: a delivery is counted within a second.
+        try server.deliver(from: "Dave <d@example.org>", subject: "four")
+        let delivered = SystemTime.monotonic
+        drive(loop, source, 5, "three after a delivery") { $0.content == .count(3) }
+        #expect(SystemTime.monotonic - delivered < 1.0, "followed in \(SystemTime.monotonic - delivered) s")
+        // Mark all: what the last count found (Alice, Carol, Dave).
+        #expect(markRead(loop, source, nil) == .marked)
+        drive(loop, source, 5, "none after mark all") { $0.content == .count(0) && $0.description.hasSuffix("IDLE") }
+        for uid in UInt32(1)...4 { #expect(try server.flags(uid: uid).contains("\\Seen"), "uid \(uid)") }
+        try server.deliver(from: "Eve <e@example.org>", subject: "five")
+        drive(loop, source, 5, "Eve counted, unseen") { $0.content == .count(1) }
+        #expect(try !server.flags(uid: 5).contains("\\Seen"), "nothing is marked that the user did not act on")
+        // A key that is no UID of the folder: refused at once, nothing sent.
+        if case .failed(let reason)? = markRead(loop, source, ["not-a-uid"]) { #expect(reason.contains("no message not-a-uid")) } else { Issue.record("taken") }
+        expectNoSecret(source, server)
+    }
+
+    @Test("A refused STORE (a read-only folder: NO [NOPERM]) fails the request with the server's words; the connection goes on counting")
+    func refusedStore() throws {
+        let server = try Dovecot()
+        try server.deliver(from: "Alice <a@example.org>", subject: "one")
+        let proxy = try IMAPStandIn.refusingStore(to: server.imapPort)
+        let source = IMAPSource(account: server.account(security: .cleartext, host: "127.0.0.1", port: proxy.port), password: server.passwordCommand)
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        drive(loop, source, 15, "one unseen") { $0.content == .count(1) && $0.description.hasSuffix("IDLE") }
+        let outcome = markRead(loop, source, ["1"])
+        guard case .failed(let reason)? = outcome else { Issue.record("\(String(describing: outcome))"); return }
+        #expect(reason == "127.0.0.1 refused to mark read in INBOX: [NOPERM] read-only folder (the test's proxy)", "\(reason)")
+        drive(loop, source, 5, "still one, IDLE again") { $0.content == .count(1) && $0.description.hasSuffix("IDLE") && $0.error == nil }
+        #expect(try !server.flags(uid: 1).contains("\\Seen"))
+        try server.deliver(from: "Bob <b@example.org>", subject: "two")
+        drive(loop, source, 5, "two") { $0.content == .count(2) }
+    }
+
+    @Test("OAuth2 against Dovecot's oauth2 passdb: an expired token is refused, the command runs once more and the fresh token is counted; a token refused twice is an error naming the helper; no token in a reading",
+          arguments: [IMAPAccount.Mechanism.xoauth2, .oauthBearer])
+    func oauth2(mechanism: IMAPAccount.Mechanism) throws {
+        let good = "ya29.good-\(UInt32.random(in: 0 ... .max))"
+        let server = try Dovecot(oauthToken: good)
+        try server.deliver(from: "Alice <a@example.org>", subject: "one")
+        let helper = try TemporaryFolder()
+        // A token helper (oama, mutt_oauth2.py) whose cached token has expired: the first run prints it, the next a fresh one.
+        let script = "echo run >> \(helper("runs")); if [ -e \(helper("used")) ]; then echo \(good); else : > \(helper("used")); echo ya29.expired; fi"
+        let source = IMAPSource(account: server.account(mechanism: mechanism), password: .command(["/bin/sh", "-c", script]))
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        drive(loop, source, 20, "counted with the fresh token") { $0.content == .count(1) && $0.description.hasSuffix("IDLE") }
+        #expect(server.tokensAsked == ["ya29.expired", good], "\(server.tokensAsked)")
+        let runs = (try? BoundedRead.prefix(of: helper("runs"), limit: 4096)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        #expect(runs == "run\nrun\n", "the helper ran twice: \(runs)")
+        #expect(!"\(source.reading)".contains(good) && !server.log.contains(good), "the token leaked")
+        // Refused twice: an error that names the helper, and nothing more is tried.
+        let refused = IMAPSource(account: server.account(mechanism: mechanism), password: .command(["/bin/echo", "ya29.never-good"]))
+        let second = SourceLoop(sources: [refused])
+        second.start()
+        defer { second.stop() }
+        drive(second, refused, 20, "refused twice") { $0.error?.contains("again with a fresh token from the passwordCommand /bin/echo") == true }
+        #expect(refused.reading.error?.hasPrefix("localhost refused the OAuth2 token for alice") == true, "\(refused.reading.error ?? "")")
+        #expect(refused.timeUntilDue == nil && refused.descriptors.isEmpty, "nothing retried")
+        #expect(server.tokensAsked.filter { $0 == "ya29.never-good" }.count == 2, "\(server.tokensAsked)")
+        #expect(!"\(refused.reading)".contains("never-good"))
+    }
+
+    @Test("Two accounts on one button: the exact sum, every item naming its account, marking read goes to the account that has it; one server stopped: stale, the error names it, the other still counted")
+    func twoAccounts() throws {
+        let work = try Dovecot(), home = try Dovecot()
+        try work.deliver(from: "Boss <boss@example.org>", subject: "report")
+        try work.deliver(from: "Colleague <c@example.org>", subject: "lunch?")
+        for n in 1...3 { try home.deliver(from: "Friend \(n) <f\(n)@example.org>", subject: "hi \(n)") }
+        let sum = SumSource(parts: [SumSource.Part(name: "work", source: IMAPSource(account: work.account(), password: work.passwordCommand)),
+                                    SumSource.Part(name: "home", source: IMAPSource(account: home.account(), password: home.passwordCommand))])
+        let loop = SourceLoop(sources: [sum])
+        loop.start()
+        defer { loop.stop() }
+        #expect(loop.run(atMost: 20) { sum.reading.content == .count(5) && !sum.reading.isStale }, "\(sum.reading)")
+        let items = sum.reading.items?.items ?? []
+        #expect(items.filter { $0.detail?.hasPrefix("work · ") == true && $0.key.hasPrefix("1:") }.count == 2, "\(items.map { ($0.key, $0.detail ?? "") })")
+        #expect(items.filter { $0.detail?.hasPrefix("home · ") == true && $0.key.hasPrefix("2:") }.count == 3)
+        #expect(sum.reading.description.hasPrefix("work (alice@localhost:\(work.imapsPort) INBOX"), "\(sum.reading.description)")
+        // Mark read: home's third message only.
+        var outcome: MarkReadOutcome?
+        sum.markRead(["2:3"]) { outcome = $0 }
+        #expect(loop.run(atMost: 10) { outcome != nil && sum.reading.content == .count(4) }, "\(String(describing: outcome)) \(sum.reading)")
+        #expect(outcome == .marked)
+        let flags = try home.flags(uid: 3)
+        #expect(flags.contains("\\Seen"), "\(flags)")
+        #expect(try !work.flags(uid: 2).contains("\\Seen"))
+        // Home's server stops: stale, and the error says which account.
+        home.kill()
+        #expect(loop.run(atMost: 10) { sum.reading.isStale && sum.reading.error?.hasPrefix("home: ") == true }, "\(sum.reading)")
+        #expect(sum.reading.content == .count(4), "home's last count is kept: \(sum.reading)")
+        #expect(sum.reading.error?.contains("work:") == false)
+        // Work still counts, within a second.
+        try work.deliver(from: "Boss <boss@example.org>", subject: "again")
+        #expect(loop.run(atMost: 5) { sum.reading.content == .count(5) }, "\(sum.reading)")
+    }
+
     @Test("STARTTLS on the plain port, and a second folder counted exactly (an unseen message marked \\Deleted is not) and followed with NOTIFY within 1 s")
     func startTLSAndFolders() throws {
         let server = try Dovecot()
@@ -107,9 +253,16 @@ struct IMAPSourceTests {
     @Test("Certificates: another host name, an unknown CA, a missing CA file: each a clear error naming the host and the reason")
     func certificates() throws {
         let server = try Dovecot()
+        let other = try TemporaryFolder()
+        try runToEnd(["/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-days", "2",
+                      "-keyout", other("key.pem"), "-out", other("cert.pem")])
         let cases: [(IMAPAccount, String)] = [
             (server.account(host: "127.0.0.1"), "the certificate of 127.0.0.1 is not trusted"),
-            (IMAPAccount(host: "localhost", port: server.imapsPort, user: "alice"), "the certificate of localhost is not trusted"),
+            (IMAPAccount(host: "localhost", port: server.imapsPort, user: "alice"),
+             "the certificate of localhost is not trusted: self-signed certificate (checked against the system's authorities; "
+                + "a private CA's certificate goes in \"caFile\")"),
+            // Another CA file than the server's: the error names the file it was checked against.
+            (server.account(caFile: other("cert.pem")), "(checked against the authorities in \"caFile\" \(other("cert.pem")))"),
             (server.account(caFile: server.folder("missing.pem")), "cannot read the certificate authorities in"),
         ]
         for (account, expected) in cases {
@@ -118,6 +271,9 @@ struct IMAPSourceTests {
             loop.start()
             drive(loop, source, 10, expected) { ($0.error ?? "").contains(expected) }
             #expect(source.reading.content == nil, "never counted over an untrusted connection")
+            if expected.contains("127.0.0.1") {
+                #expect(source.reading.error?.contains("caFile") == false, "a name mismatch is no CA's fault: \(source.reading.error ?? "")")
+            }
             loop.stop()
         }
     }

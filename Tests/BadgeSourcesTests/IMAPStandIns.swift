@@ -13,6 +13,10 @@ final class IMAPStandIn {
     /// forwarded again, none closed), SIGUSR2 closes them; new connections are forwarded.
     static func proxy(to target: Int) throws -> IMAPStandIn { try IMAPStandIn(script: proxyScript, String(target)) }
 
+    /// A proxy to `target` (a cleartext IMAP port) that answers every `UID STORE` itself with
+    /// `NO [NOPERM]`, as a server does for a read-only folder, and forwards the rest.
+    static func refusingStore(to target: Int) throws -> IMAPStandIn { try IMAPStandIn(script: proxyScript, String(target), "refuse-store") }
+
     /// An IMAP server of its own: `mode` is "slow" (greets after `delay` s, then counts 3 unseen),
     /// "malformed" (a greeting that is no IMAP), "endless" (a line that never ends), "literal"
     /// (announces a literal of 2 GB), "nested" (lists nested 10,000 deep in a SEARCH answer).
@@ -46,7 +50,9 @@ final class IMAPStandIn {
     listen = socket.socket(); listen.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listen.bind(("127.0.0.1", int(sys.argv[1]))); listen.listen(16)
     target = int(sys.argv[2])
+    refuse = len(sys.argv) > 3 and sys.argv[3] == "refuse-store"
     pairs = {}     # socket -> its peer
+    clients = {}   # client socket -> the bytes of its unfinished line (refuse-store)
     stalled = set()
     def stall(*_):
         stalled.update(pairs.keys())
@@ -68,6 +74,7 @@ final class IMAPStandIn {
                 except OSError:
                     client.close(); continue
                 pairs[client] = server; pairs[server] = client
+                clients[client] = b""
                 continue
             if s not in pairs or s in stalled: continue
             try:
@@ -79,7 +86,18 @@ final class IMAPStandIn {
                 for x in (s, peer):
                     pairs.pop(x, None); x.close()
                 continue
-            try: peer.sendall(data)
+            try:
+                if refuse and s in clients:
+                    clients[s] += data
+                    while b"\\n" in clients[s]:
+                        line, clients[s] = clients[s].split(b"\\n", 1)
+                        words = line.split(b" ")
+                        if len(words) > 2 and words[1].upper() == b"UID" and words[2].upper() == b"STORE":
+                            s.sendall(words[0] + b" NO [NOPERM] read-only folder (the test's proxy)\\r\\n")
+                        else:
+                            peer.sendall(line + b"\\n")
+                else:
+                    peer.sendall(data)
             except OSError: pass
     """
 

@@ -29,6 +29,57 @@ import Testing
     add("Big Sender <big@example.org>", "A 5 MB attachment", "Wed, 02 Dec 2026 08:00:00 +0000", body="x" * (5 * 1024 * 1024))
     """#
 
+    @Test("Mark read: new/ → cur/KEY:2,S and cur/KEY:2,F → cur/KEY:2,FS (flags kept, renamed atomically); Python's mailbox agrees; the count follows; mark all; a key that is gone is refused")
+    func marksRead() throws {
+        let temp = try TemporaryFolder()
+        let inbox = temp("Maildir/INBOX")
+        try python(Self.deliver, inbox)
+        // Two of the five moved to cur/ as a client leaves them: one flagged (F), one replied (R).
+        try python("""
+        import mailbox, sys
+        box = mailbox.Maildir(sys.argv[1], create=False)
+        keys = sorted(box.keys())
+        for key, flags in ((keys[0], "F"), (keys[1], "R")):
+            message = box[key]; message.set_subdir("cur"); message.set_flags(flags); box[key] = message
+        """, inbox)
+        let source = MaildirSource(paths: [inbox])
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        #expect(loop.run(atMost: 10) { source.reading.content == .count(5) })
+        let items = source.reading.items?.items ?? []
+        let alice = try #require(items.first { $0.title == "Alice Smith" })   // keys[0]: flagged, in cur/
+        let bob = try #require(items.first { $0.title == "bob@example.org" }) // in new/
+        var outcome: MarkReadOutcome?
+        source.markRead([alice.key, bob.key]) { outcome = $0 }
+        #expect(outcome == .marked)
+        #expect(loop.run(atMost: 5) { source.reading.content == .count(3) }, "\(source.reading)")
+        let names = try FileManagerless.names(in: inbox + "/cur")
+        #expect(names.contains("\(alice.key):2,FS"), "\(names)")
+        #expect(names.contains("\(bob.key):2,S"), "\(names)")
+        #expect(try FileManagerless.names(in: inbox + "/new").allSatisfy { !$0.hasPrefix(bob.key) })
+        // Python's mailbox reads the same: seen, in cur/, the other flags kept.
+        let flags = temp("flags")
+        try python("""
+        import mailbox, sys
+        box = mailbox.Maildir(sys.argv[1], create=False)
+        open(sys.argv[2], "w").write("\\n".join(sorted("%s %s %s" % (k, box[k].get_subdir(), box[k].get_flags()) for k in box.keys())))
+        """, inbox, flags)
+        let seen = String(decoding: try BoundedRead.prefix(of: flags, limit: 4096), as: UTF8.self)
+        #expect(seen.contains("\(alice.key) cur FS") && seen.contains("\(bob.key) cur S"), "\(seen)")
+        // A key no longer unread is refused, nothing renamed.
+        outcome = nil
+        source.markRead([bob.key]) { outcome = $0 }
+        if case .failed(let reason)? = outcome { #expect(reason.contains("no unread message \(bob.key)")) } else { Issue.record("\(String(describing: outcome))") }
+        // Mark all: the three left, the replied one keeping its R.
+        outcome = nil
+        source.markRead(nil) { outcome = $0 }
+        #expect(outcome == .marked)
+        #expect(loop.run(atMost: 5) { source.reading.content == .count(0) }, "\(source.reading)")
+        let after = try FileManagerless.names(in: inbox + "/cur")
+        #expect(after.count == 5 && after.allSatisfy { $0.hasSuffix("S") } && after.contains { $0.hasSuffix(":2,RS") }, "\(after)")
+    }
+
     @Test("From, Subject and Date decoded by GMime; a missing Subject and a 5 MB message; keys survive a flag change")
     func summaries() throws {
         let temp = try TemporaryFolder()
@@ -89,5 +140,20 @@ import Testing
         #expect(source.reading.items?.items.count == 200 && source.reading.items?.unlisted == 30)
         #expect(source.reading.items?.items.first?.title == "(unknown sender)")
         loop.stop()
+    }
+}
+
+/// Folder listings without Foundation.
+enum FileManagerless {
+    /// The names in `folder` (no `.` or `..`).
+    static func names(in folder: String) throws -> [String] {
+        guard let directory = opendir(folder) else { throw TestFailure("cannot open \(folder): errno \(errno)") }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 }

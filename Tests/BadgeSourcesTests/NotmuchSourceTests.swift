@@ -78,6 +78,49 @@ import Testing
         #expect(changes.last?.updated != nil)
     }
 
+    @Test("Mark read: notmuch tag -unread -- thread:ID (the tag is gone, notmuch search agrees, the count follows); mark all the listed threads; a key that is no thread id is refused",
+          .enabled(if: notmuch != nil, "notmuch is not installed (apt-get install notmuch)"))
+    func marksThreadsRead() throws {
+        let notmuch = try #require(Self.notmuch)
+        let temp = try TemporaryFolder()
+        try temp.write("""
+        [database]
+        path=\(temp("mail"))
+        [user]
+        name=Test
+        primary_email=test@example.org
+        [new]
+        tags=unread;inbox;
+
+        """, to: "notmuch-config")
+        let environment = ["NOTMUCH_CONFIG": temp("notmuch-config"), "HOME": temp.path, "XDG_CONFIG_HOME": temp("config"),
+                           "XDG_DATA_HOME": temp("data")]
+        try python(MaildirScript.deliver, temp("mail/INBOX"), "3")
+        try runToEnd([notmuch, "new", "--quiet"], environment: environment)
+        let source = NotmuchSource(query: "tag:unread", program: notmuch, environment: environment)
+        let loop = SourceLoop(sources: [source])
+        loop.start()
+        defer { loop.stop() }
+        #expect(loop.run(atMost: 10) { source.reading.content == .count(3) && source.reading.items?.items.count == 3 }, "\(source.reading)")
+        let thread = try #require(source.reading.items?.items.first?.key)
+        var outcome: MarkReadOutcome?
+        source.markRead([thread]) { outcome = $0 }
+        #expect(loop.run(atMost: 10) { outcome != nil })
+        #expect(outcome == .marked)
+        #expect(loop.run(atMost: 10) { source.reading.content == .count(2) && source.reading.items?.items.count == 2 }, "\(source.reading)")
+        let tags = try runToEnd([notmuch, "search", "--output=tags", "--", "thread:\(thread)"], environment: environment)
+        let words = String(decoding: tags.output, as: UTF8.self).split(separator: "\n")
+        #expect(words.contains("inbox") && !words.contains("unread"), "\(words)")
+        outcome = nil
+        source.markRead(["thread:x or tag:inbox"]) { outcome = $0 }
+        if case .failed(let reason)? = outcome { #expect(reason.contains("a thread id is hex digits")) } else { Issue.record("\(String(describing: outcome))") }
+        outcome = nil
+        source.markRead(nil) { outcome = $0 }
+        #expect(loop.run(atMost: 10) { outcome != nil })
+        #expect(outcome == .marked)
+        #expect(loop.run(atMost: 10) { source.reading.content == .count(0) }, "\(source.reading)")
+    }
+
     @Test(.enabled(if: notmuch != nil, "notmuch is not installed (apt-get install notmuch)"))
     func aMissingConfigIsAClearError() throws {
         let notmuch = try #require(Self.notmuch)

@@ -78,6 +78,42 @@ struct IMAPEndToEndTests {
 
         func deliver(_ from: String, _ subject: String) throws { try Self.run("deliver", folder, from, subject) }
 
+        /// The FLAGS of message `uid` of INBOX, as imaplib's FETCH reads them.
+        func flags(_ uid: Int) throws -> String {
+            let python = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "exec /usr/bin/python3 \"$0\" flags \"$1\" \"$2\" > \"$1/flags\"",
+                                                                             Self.fixture, folder, String(uid)], stdin: .null)
+            guard python.waitForExit(timeout: 30) == .exited(0) else { throw HarnessError("flags: \(python.stderrText)") }
+            return Self.read(folder + "/flags")
+        }
+
+        /// Lets the server take XOAUTH2 and OAUTHBEARER logins whose token endpoint (imap-server.py
+        /// oauth2, killed with the returned process) accepts only `token`; the server is restarted for it.
+        func enableOAuth(token: String) throws -> ChildProcess {
+            let endpoint = try ChildProcess(executable: "/usr/bin/python3", arguments: [Self.fixture, "oauth2", folder, token], stdin: .null,
+                                            ownProcessGroup: true)
+            let deadline = Deadline(seconds: 10)
+            while access(folder + "/oauth2-ready", R_OK) != 0 {
+                if deadline.hasPassed { throw HarnessError("the token endpoint never listened: \(endpoint.stderrText)") }
+                usleep(20_000)
+            }
+            stop()
+            try start()
+            return endpoint
+        }
+
+        /// A cleartext proxy to the server that answers every UID STORE with NO [NOPERM] (a
+        /// read-only folder), and its port; killed with the returned process.
+        func refusingProxy() throws -> (ChildProcess, Int) {
+            let proxy = try ChildProcess(executable: "/usr/bin/python3", arguments: [Self.fixture, "refusing-proxy", folder], stdin: .null,
+                                         ownProcessGroup: true)
+            let deadline = Deadline(seconds: 10)
+            while access(folder + "/proxy-port", R_OK) != 0 {
+                if deadline.hasPassed { throw HarnessError("the proxy never listened: \(proxy.stderrText)") }
+                usleep(20_000)
+            }
+            return (proxy, Int(Self.read(folder + "/proxy-port")) ?? 0)
+        }
+
         /// The config line of the mail button, its password read by a command from the server's
         /// folder, or from the Secret Service by `service imap user alice` when `keyring` is true.
         func config(keepalive: Int = 2, timeout: Int = 2, keyring: Bool = false) -> String {
@@ -149,7 +185,8 @@ struct IMAPEndToEndTests {
         try s.command("explain mail")
         let explained = try s.app.readEvent(named: "explain", timeout: 10)
         let text = explained["text"]?.string ?? ""
-        #expect(text.hasPrefix("Mail, 2 unread: Alice, Bob, from alice@localhost:\(server.port) INBOX, IDLE, ") && text.hasSuffix(" s ago"), "\(text)")
+        // The same Date second: the later arrival (Bob) first.
+        #expect(text.hasPrefix("Mail, 2 unread: Bob, Alice, from alice@localhost:\(server.port) INBOX, IDLE, ") && text.hasSuffix(" s ago"), "\(text)")
         #expect(explained["items"]?.array?.count == 2, "\(explained)")
         try server.deliver("Carol <c@example.org>", "three")
         let state = try SourceBindingTests.waitFor(s, timeout: 5, "three") { try $0.button("mail").count == 3 }
@@ -162,6 +199,128 @@ struct IMAPEndToEndTests {
         try plain.sync()
         let maps = try plain.app.memoryMaps()
         #expect(!maps.contains("libssl") && !maps.contains("libcrypto"), "no IMAP source, no OpenSSL")
+    }
+
+    @Test("Mark read from the peek by key (Shift+Return) and by click (middle button), and with msg act: Dovecot's flags show \\Seen, the count drops at once, IDLE counts the next delivery within 1 s; Mark all read")
+    func marksReadFromThePeek() throws {
+        let (server, s) = try started("mark", senders: ["Alice <a@example.org>", "Bob <b@example.org>", "Carol <c@example.org>"])
+        try s.focusWindow()
+        try s.key(Keysym.tab)
+        #expect(try s.focusedButton() == "mail")
+        try s.key(PeekKeysym.menu)
+        _ = try s.peekEvent("opened")
+        #expect(try s.peekTitles() == ["Carol", "Bob", "Alice", "Mark all read"])
+        // Shift+Return on the first row: Carol's message (UID 3), newest first.
+        let asked = ContinuousClock.now
+        try s.key(Keysym.returnKey, modifiers: [Keysym.shiftL])
+        #expect(try s.peekEvent("secondary")["key"]?.string == "3")
+        #expect(try s.app.readEvent(named: "read", timeout: 10)["state"]?.string == "asked")
+        let marked = try s.app.readEvent(named: "read", timeout: 10)
+        #expect(marked["state"]?.string == "marked" && marked["keys"]?.array?.first?.string == "3", "\(marked)")
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "two") { try $0.button("mail").count == 2 }
+        #expect(ContinuousClock.now - asked < .seconds(1), "on the screen in \(ContinuousClock.now - asked)")
+        let carol = try server.flags(3)
+        #expect(carol.contains("\\Seen"), "\(carol)")
+        #expect(try s.peekTitles() == ["Bob", "Alice", "Mark all read"], "the open peek follows")
+        // A middle click on Bob's row.
+        let rows = (try s.peek()?["rows"]?.array ?? []).compactMap { PixelRect(json: $0["frame"]) }
+        let bob = try #require(rows.first)
+        try s.x.click(button: MouseButton.middle, atRoot: (bob.x + bob.width / 2, bob.y + bob.height / 2))
+        #expect(try s.app.readEvent(named: "read", timeout: 10) { $0["state"]?.string == "marked" }["keys"]?.array?.first?.string == "2")
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "one") { try $0.button("mail").count == 1 }
+        let (bobFlags, aliceFlags) = (try server.flags(2), try server.flags(1))
+        #expect(bobFlags.contains("\\Seen") && !aliceFlags.contains("\\Seen"), "\(bobFlags) \(aliceFlags)")
+        try s.key(Keysym.escape)
+        _ = try s.peekEvent("closed")
+        // IDLE still counts.
+        try server.deliver("Dave <d@example.org>", "four")
+        let delivered = ContinuousClock.now
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "two after a delivery") { try $0.button("mail").count == 2 }
+        #expect(ContinuousClock.now - delivered < .seconds(1), "counted in \(ContinuousClock.now - delivered)")
+        // msg act on Dave's, then Mark all read (the peek's last row) for Alice's.
+        try s.command("act mail 4 read")
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "one after act") { try $0.button("mail").count == 1 }
+        #expect(try server.flags(4).contains("\\Seen"))
+        try s.key(PeekKeysym.menu)
+        _ = try s.peekEvent("opened")
+        try s.key(PeekKeysym.end)
+        try s.key(Keysym.returnKey)
+        _ = try s.app.readEvent(named: "read", timeout: 10) { $0["state"]?.string == "marked" && $0["all"]?.bool == true }
+        // No unread mail: no bubble (content none).
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "none") { try $0.button("mail").contentKind == "none" }
+        #expect(try server.flags(1).contains("\\Seen"))
+        #expect(!s.app.stderrText.contains(server.password))
+    }
+
+    @Test("A refused STORE (a read-only folder) puts the item back, with the reason in the event stream, explain, state and the peek")
+    func refusedMarkRead() throws {
+        let server = try Server("refused")
+        try server.deliver("Alice <a@example.org>", "one")
+        let (proxy, port) = try server.refusingProxy()
+        defer { proxy.killGroup(SIGKILL); proxy.waitForExit(timeout: 5) }
+        let config = server.folder + "/config.json"
+        let file = fopen(config, "w")
+        fputs(#"{"buttons": [{"id": "mail", "icon": "mail", "label": "Mail", "source": {"imap": {"host": "127.0.0.1", "port": \#(port), "security": "none", "user": "alice", "password": {"command": ["cat", "\#(server.folder)/password"]}}}}]}"#, file)
+        fclose(file)
+        let s = try DemoSession("imap-refused", arguments: ["--config", config, "--no-state"])
+        _ = try SourceBindingTests.waitFor(s, timeout: 15, "one, idling") {
+            try $0.button("mail").count == 1 && ($0.button("mail").json["source"]?["description"]?.string ?? "").hasSuffix("IDLE")
+        }
+        try s.command("act mail 1 read")
+        let failed = try s.app.readEvent(named: "read", timeout: 10) { $0["state"]?.string == "failed" }
+        let reason = "127.0.0.1 refused to mark read in INBOX: [NOPERM] read-only folder (the test's proxy)"
+        #expect(failed["reason"]?.string == reason, "\(failed)")
+        let state = try SourceBindingTests.waitFor(s, timeout: 5, "back to one") { try $0.button("mail").count == 1 }
+        #expect(try state.button("mail").json["source"]?["readError"]?.string == reason)
+        try s.command("explain mail")
+        let text = try s.app.readEvent(named: "explain", timeout: 10)["text"]?.string ?? ""
+        #expect(text.contains("not marked read") && text.contains(reason), "\(text)")
+        try s.command("peek mail")
+        _ = try s.peekEvent("opened")
+        #expect(try s.peekTitles().first == "Not marked read: " + reason)
+        #expect(try !server.flags(1).contains("\\Seen"))
+    }
+
+    @Test("Two accounts on one button: the exact sum, the peek names each message's account; one server stopped: stale, explain and the tooltip's description name it, the other still counted")
+    func twoAccounts() throws {
+        let work = try Server("work"), home = try Server("home")
+        try work.deliver("Boss <boss@example.org>", "report")
+        for n in 1...2 { try home.deliver("Friend \(n) <f@example.org>", "hi \(n)") }
+        func account(_ server: Server, _ name: String) -> String {
+            #"{"name": "\#(name)", "host": "localhost", "port": \#(server.port), "user": "alice", "caFile": "\#(server.folder)/cert.pem", "keepalive": 2, "timeout": 2, "password": {"command": ["cat", "\#(server.folder)/password"]}}"#
+        }
+        let config = work.folder + "/config.json"
+        let file = fopen(config, "w")
+        fputs(#"{"buttons": [{"id": "mail", "icon": "mail", "label": "Mail", "source": {"imap": [\#(account(work, "work")), \#(account(home, "home"))]}}]}"#, file)
+        fclose(file)
+        let s = try DemoSession("imap-two", arguments: ["--config", config, "--no-state"])
+        let state = try SourceBindingTests.waitFor(s, timeout: 15, "three") { try $0.button("mail").count == 3 && $0.button("mail").json["source"]?["stale"]?.bool == false }
+        #expect(try state.button("mail").json["source"]?["kind"]?.string == "sum")
+        try s.command("peek mail")
+        _ = try s.peekEvent("opened")
+        let details = (try s.peek()?["rows"]?.array ?? []).compactMap { $0["detail"]?.string }
+        #expect(details.filter { $0.hasPrefix("work · ") }.count == 1 && details.filter { $0.hasPrefix("home · ") }.count == 2, "\(details)")
+        try s.key(Keysym.escape)
+        _ = try s.peekEvent("closed")
+        home.stop()
+        let stale = try SourceBindingTests.waitFor(s, timeout: 10, "stale") { try $0.button("mail").json["source"]?["stale"]?.bool == true }
+        let mail = try stale.button("mail")
+        #expect(mail.json["source"]?["error"]?.string?.hasPrefix("home: ") == true, "\(mail.json)")
+        #expect(mail.description.contains("home (alice@localhost:\(home.port) INBOX, not up to date)") && mail.description.hasSuffix("not up to date"),
+                "the tooltip names the account: \(mail.description)")
+        try s.command("peek mail")
+        _ = try s.peekEvent("opened")
+        let titles = try s.peekTitles()
+        #expect(titles.first?.hasPrefix("home: ") == true, "the peek names it: \(titles)")
+        try s.key(Keysym.escape)
+        _ = try s.peekEvent("closed")
+        try s.command("explain mail")
+        let text = try s.app.readEvent(named: "explain", timeout: 10)["text"]?.string ?? ""
+        #expect(text.contains("not up to date: home: "), "\(text)")
+        // Work's mail is still counted while home is away.
+        try work.deliver("Boss <boss@example.org>", "again")
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "four") { try $0.button("mail").count == 4 }
+        #expect(!s.app.stderrText.contains(work.password) && !s.app.stderrText.contains(home.password))
     }
 
     @Test("Dovecot gone: the badge goes stale with the reason while clicks still count; back, the count is right")
@@ -252,8 +411,47 @@ struct IMAPEndToEndTests {
         try expectNoPassword(inCoreOf: s, server)
     }
 
+    @Test("An OAuth2 token (XOAUTH2) is in no core of the app, nor its SASL response's base64, nor any output",
+          .enabled(if: access("/usr/bin/gcore", X_OK) == 0, "needs gdb's gcore"),
+          .enabled(if: getenv("ASAN_OPTIONS") == nil, "an AddressSanitizer build's shadow memory would make the core terabytes"))
+    func noTokenInCore() throws {
+        let token = "ya29.token-\(UInt32.random(in: 0 ... .max))-secret"
+        let server = try Server("token-core")
+        try server.deliver("Alice <a@example.org>", "one")
+        let endpoint = try server.enableOAuth(token: token)
+        defer { endpoint.killGroup(SIGKILL); endpoint.waitForExit(timeout: 5) }
+        let config = server.folder + "/config.json"
+        let file = fopen(config, "w")
+        fputs(#"{"buttons": [{"id": "mail", "icon": "mail", "label": "Mail", "source": {"imap": {"host": "localhost", "port": \#(server.port), "user": "alice", "auth": "xoauth2", "caFile": "\#(server.folder)/cert.pem", "password": {"command": ["cat", "\#(server.folder)/token"]}}}}]}"#, file)
+        fclose(file)
+        // The token in a file the helper prints, never in the app's own config (which the core holds).
+        let tokenFile = fopen(server.folder + "/token", "w")
+        fputs(token, tokenFile)
+        fclose(tokenFile)
+        let s = try DemoSession("imap-token-core", arguments: ["--config", config, "--no-state"])
+        _ = try SourceBindingTests.waitFor(s, timeout: 15, "counted with the token") {
+            try $0.button("mail").count == 1 && ($0.button("mail").json["source"]?["description"]?.string ?? "").hasSuffix("IDLE")
+        }
+        try s.command("explain mail")
+        let explained = try s.app.readEvent(named: "explain", timeout: 10)
+        let state = try s.state()
+        #expect(!"\(explained)".contains(token) && !state.buttons.map { "\($0.json)" }.joined().contains(token) && !s.app.stderrText.contains(token))
+        try expectNoSecret(inCoreOf: s, server, secret: token, base64Of: "user=alice\u{1}auth=Bearer \(token)\u{1}\u{1}", count: 1)
+    }
+
     /// Dumps the running app with gcore and looks for the password and SASL PLAIN's base64 of it.
     func expectNoPassword(inCoreOf s: DemoSession, _ server: Server) throws {
+        try expectNoSecret(inCoreOf: s, server, secret: server.password, base64Of: "\u{0}alice\u{0}" + server.password, count: 1)
+    }
+
+    /// `text`'s UTF-8 bytes in hex (a NUL cannot travel in an argument).
+    static func hex(_ text: String) -> String {
+        let digits = Array("0123456789abcdef")
+        return String(text.utf8.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
+    }
+
+    /// Dumps the running app with gcore and looks for `secret` and the base64 of `base64Of` (the SASL response).
+    func expectNoSecret(inCoreOf s: DemoSession, _ server: Server, secret: String, base64Of response: String, count: Int) throws {
         let core = server.folder + "/core"
         let gcore = try ChildProcess(executable: "/usr/bin/gcore", arguments: ["-o", core, String(s.app.pid)], stdin: .null)
         let end = gcore.waitForExit(timeout: 60)
@@ -262,15 +460,15 @@ struct IMAPEndToEndTests {
             import base64, mmap, sys
             with open(sys.argv[1], "rb") as f:
                 m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-                plain = base64.b64encode(b"\\0alice\\0" + sys.argv[2].encode())
+                plain = base64.b64encode(bytes.fromhex(sys.argv[3]))
                 print(len(m), m.find(sys.argv[2].encode()), m.find(plain), flush=True)
-            """, "\(core).\(s.app.pid)", server.password], stdin: .null)
+            """, "\(core).\(s.app.pid)", secret, Self.hex(response)], stdin: .null)
         let line = try search.readLine(timeout: 60) ?? ""
         let fields = line.split(separator: " ").compactMap { Int($0) }
         #expect(fields.count == 3 && fields[0] > 1_000_000, "the core was written: \(line) \(search.stderrText)")
         #expect(fields.count == 3 && fields[1] == -1, "the password is in the core at offset \(fields.dropFirst().first ?? 0)")
         #expect(fields.count == 3 && fields[2] == -1, "the SASL PLAIN line's base64 is in the core at offset \(fields.last ?? 0)")
         unlink("\(core).\(s.app.pid)")
-        _ = try SourceBindingTests.waitFor(s, timeout: 5, "still counting after the dump") { try $0.button("mail").count == 1 }
+        _ = try SourceBindingTests.waitFor(s, timeout: 5, "still counting after the dump") { try $0.button("mail").count == count }
     }
 }

@@ -92,11 +92,23 @@ struct ToolbarConfig: Sendable {
         } catch {
             throw Error(message: "\(file): not valid JSON (\(error))", isCut: error.ranOut)
         }
-        func fail(_ field: String, _ reason: String) -> Error { Error(message: "\(file): \(field): \(reason)") }
+        let unknown = keys.unknownKeys(in: root)
+        // A field refused because a key was misspelled (`"pasword"` leaves `password` missing;
+        // `{"comand": …}` leaves it empty) says so in the error itself: the warnings about unknown
+        // keys are never shown for a file that is refused.
+        func fail(_ field: String, _ reason: String) -> Error {
+            let typos = unknown.filter { key in
+                guard let suggestion = key.suggestion else { return false }
+                let meant = key.parent.isEmpty ? suggestion : "\(key.parent).\(suggestion)"
+                return meant == field || field.hasPrefix(meant + ".") || key.parent == field
+            }
+            let hints = typos.prefix(3).map { "; \($0.path): unknown key, did you mean \"\($0.suggestion ?? "")\"?" }.joined()
+            return Error(message: "\(file): \(field): \(reason)\(hints)")
+        }
         let fields = ConfigFields(fail: fail)
         guard case .object = root else { throw fail("top level", "expected an object") }
         var config = ToolbarConfig(buttons: [], theme: nil, scale: nil)
-        config.warnings = keys.unknownKeys(in: root).map { "\(file): \($0)" }
+        config.warnings = unknown.map { "\(file): \($0)" }
         if let name = try fields.string(root["theme"], "theme") {
             guard let theme = Theme.named(name) else { throw fail("theme", "must be \"light\" or \"dark\", not \"\(name.prefix(40))\"") }
             config.theme = theme

@@ -96,6 +96,10 @@ extension BadgeApplication {
                 fields.append(("source", .null))
             }
             return .answer(.object(fields + button.badge.items.jsonFields(limit: BadgeItemList.maximumCount)))
+        case .act(let id, let key, .read):
+            guard target(id) != nil else { return unknown(id) }
+            guard let bindings else { return .failed("\(id.prefix(40)) has no source to mark anything read") }
+            if let refused = bindings.markRead(id, keys: key.map { [$0] }) { return .failed(refused) }
         case .sync(let token):
             return .synchronize(token)
         case .activate(let startupID):
@@ -154,7 +158,7 @@ extension BadgeApplication {
     /// (which may run a program).
     static func rootMay(_ command: ControlCommand) -> Bool {
         switch command {
-        case .quit, .activate, .click, .peek: return false
+        case .quit, .activate, .click, .peek, .act: return false
         default: return true
         }
     }

@@ -55,16 +55,21 @@ extension BadgeApplication {
     func peekMenu(for button: ToolbarButton) -> PeekMenu {
         let explanation = bindings?.explanation(of: button.id) ?? originWords(of: button.id)
         return PeekMenu.make(for: button, explanation: explanation, ownsCount: bindings?.ownsCount(of: button.id) == true,
-                             now: SystemTime.realtime, words: peekWords)
+                             now: SystemTime.realtime, words: peekWords, marksRead: bindings?.marksRead(button.id) == true,
+                             readFailure: bindings?.readFailure(of: button.id), staleReason: bindings?.staleReason(of: button.id))
     }
 
     /// The peek's words in the user's language (BadgeKit's catalogue and the app's own).
     var peekWords: PeekMenu.Words {
-        PeekMenu.Words(peek: locale.peekStrings,
-                       readAgain: locale.translate("Read again", domain: Self.domain),
-                       clear: locale.translate("Clear", domain: Self.domain),
-                       plusOne: locale.translate("plus 1", domain: Self.domain),
-                       minusOne: locale.translate("minus 1", domain: Self.domain))
+        let notMarked = locale.translate("Not marked read: %s", domain: Self.domain)
+        return PeekMenu.Words(peek: locale.peekStrings,
+                              readAgain: locale.translate("Read again", domain: Self.domain),
+                              clear: locale.translate("Clear", domain: Self.domain),
+                              plusOne: locale.translate("plus 1", domain: Self.domain),
+                              minusOne: locale.translate("minus 1", domain: Self.domain),
+                              markRead: locale.translate("Mark read", domain: Self.domain),
+                              markAllRead: locale.translate("Mark all read", domain: Self.domain),
+                              notMarkedRead: { reason in DesktopLocale.substitute(notMarked, [reason]) })
     }
 
     /// What the open peek reported.
@@ -79,6 +84,10 @@ extension BadgeApplication {
             guard let menu = peek.openMenu, menu.buttonID == id else { return }
             board.apply(.event(.peek(action: "activated", id: id, fields: [("row", .int(row))])))
             activate(menu.entry(at: row), host: host)
+        case .secondary(let id, let row):
+            guard let menu = peek.openMenu, menu.buttonID == id, case .item(let buttonID, let key) = menu.entry(at: row) else { return }
+            board.apply(.event(.peek(action: "secondary", id: id, fields: [("row", .int(row)), ("key", .string(key))])))
+            markRead(buttonID, keys: [key])
         case .dismissed(let id, let row):
             guard let menu = peek.openMenu, menu.buttonID == id, case .item(let buttonID, let key) = menu.entry(at: row),
                   let button = toolbar.button(id: buttonID), let item = button.badge.items.item(forKey: key) else { return }
@@ -96,6 +105,8 @@ extension BadgeApplication {
             model.change(button, cause: .click) { action.apply(to: $0) }
         case .refresh(let id):
             _ = bindings?.refresh(id)
+        case .markAllRead(let id):
+            markRead(id, keys: nil)
         case .item(let id, let key):
             guard let button = toolbar.button(id: id), let item = button.badge.items.item(forKey: key), let action = item.action else {
                 return
@@ -111,6 +122,13 @@ extension BadgeApplication {
                 publishItemEvent("activated", button: button, key: key)
             }
         }
+    }
+
+    /// Marks items read from the peek; a refusal (the item went meanwhile) is an error event.
+    private func markRead(_ id: String, keys: [String]?) {
+        let refusal: String? = if let bindings { bindings.markRead(id, keys: keys) } else { "\(id) has no source to mark anything read" }
+        guard let refusal else { return }
+        board.apply(.event(.error(source: "peek", reason: refusal)))
     }
 
     private func dismiss(_ item: BadgeItem, of button: ToolbarButton, host: ToolbarHost) {

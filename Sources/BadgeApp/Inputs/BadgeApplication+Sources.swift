@@ -24,6 +24,7 @@ extension BadgeApplication {
                 return
             }
             made.warn = { StandardError.write("badge-demo: \($0)") }
+            made.onMarkRead = { [weak self] id, keys, outcome in self?.board.apply(.event(.read(buttonID: id, keys: keys, outcome: outcome))) }
             // The unbound buttons' Do Not Disturb choices: the config's, read where they are kept.
             made.quietChoice = { [weak self] id in self?.config.quietChoices[id] ?? .dot }
             made.attach(to: loop)

@@ -13,6 +13,8 @@ struct PeekMenu: Equatable {
         case edit(button: String, BadgeAction)
         /// Read the button's source again.
         case refresh(button: String)
+        /// Mark every item of the button read through its source.
+        case markAllRead(button: String)
         /// Words only.
         case note
     }
@@ -35,6 +37,11 @@ struct PeekMenu: Equatable {
         var clear: String
         var plusOne: String
         var minusOne: String
+        /// An item row's second action, and the row that does it for every item.
+        var markRead = "Mark read"
+        var markAllRead = "Mark all read"
+        /// The note over the items when marking read failed: "Not marked read: REASON".
+        var notMarkedRead: @Sendable (String) -> String = { "Not marked read: \($0)" }
 
         /// English.
         static let english = Words(peek: .english, readAgain: "Read again", clear: "Clear", plusOne: "plus 1", minusOne: "minus 1")
@@ -42,17 +49,31 @@ struct PeekMenu: Equatable {
 
     /// The peek of `button`: `explanation` says where its value comes from ("from ~/Maildir,
     /// 2 s ago"), `ownsCount` whether a source owns the number (no edits then), `now` the wall clock.
+    /// `marksRead` says whether its source can mark items read (each item row gets "Mark read" as
+    /// its second action, and a last row "Mark all read"), `readFailure` why the last try failed
+    /// (a note over the items).
     static func make(for button: ToolbarButton, explanation: String, ownsCount: Bool, now: Double,
-                     words: Words = .english) -> PeekMenu {
+                     words: Words = .english, marksRead: Bool = false, readFailure: String? = nil, staleReason: String? = nil) -> PeekMenu {
         let strings = words.peek
         let badge = button.badge
+        var notice: [PeekRow] = []
+        if let readFailure { notice = [PeekRow(title: words.notMarkedRead(readFailure), isActionable: false)] }
+        // Items of a source that is not up to date (an account of several away): why, over them.
+        if badge.hasItems, let staleReason { notice.append(PeekRow(title: staleReason, isActionable: false)) }
         if badge.hasItems {
-            let rows = PeekRow.rows(for: badge.items, now: now, limit: itemLimit, strings: strings)
+            let rows = PeekRow.rows(for: badge.items, now: now, limit: itemLimit, strings: strings,
+                                    secondaryAction: marksRead ? words.markRead : nil)
             let listed = badge.items.items.prefix(itemLimit).map { Entry.item(button: button.id, key: $0.key) }
-            return PeekMenu(buttonID: button.id, rows: rows, entries: listed + Array(repeating: .note, count: rows.count - listed.count))
+            var entries = Array(repeating: Entry.note, count: notice.count) + listed + Array(repeating: .note, count: rows.count - listed.count)
+            var all = notice + rows
+            if marksRead {
+                all.append(PeekRow(title: words.markAllRead))
+                entries.append(.markAllRead(button: button.id))
+            }
+            return PeekMenu(buttonID: button.id, rows: all, entries: entries)
         }
-        var rows = [PeekRow(title: badge.valueDescription, detail: explanation, isActionable: false)]
-        var entries: [Entry] = [.note]
+        var rows = notice + [PeekRow(title: badge.valueDescription, detail: explanation, isActionable: false)]
+        var entries: [Entry] = Array(repeating: .note, count: notice.count) + [.note]
         if ownsCount {
             rows.append(PeekRow(title: words.readAgain))
             entries.append(.refresh(button: button.id))

@@ -39,7 +39,7 @@ enum SourceBindingPolicy {
         var applied = applied
         var shown: BadgeContent?
         var shownItems: BadgeItemList?
-        if let content = reading.content, !(reading.isStale && applied) {
+        if let content = reading.content, !(reading.isStale && applied && !reading.isPartlyStale) {
             applied = true
             let target = badgeContent(content)
             if let listed = reading.items, !listed.isEmpty, case .count = content {

@@ -33,6 +33,11 @@ final class SourceBindings {
         var applied = false
         /// What the button showed before its source did (an optional binding goes back to it).
         var unbound: BadgeContent = .none
+        /// Requests to mark read that the source has not confirmed yet: their items are left out
+        /// of every reading shown (the count drops at once) until the source says how it went.
+        var marking: [MarkRequest] = []
+        /// Why the last request to mark read failed, and when (wall clock); nil once one succeeds.
+        var readFailure: (reason: String, time: Double)?
 
         init(buttonID: String, config: SourceConfig, source: any BadgeSource, optional: Bool, quiet: DoNotDisturbDisplay) {
             self.buttonID = buttonID
@@ -43,7 +48,18 @@ final class SourceBindings {
         }
     }
 
+    /// One request to mark read: the keys (nil: every item the source counted), and whether the
+    /// source has said it marked them (then the next reading is the source's word and ends it).
+    struct MarkRequest {
+        var number: Int
+        var keys: Set<String>?
+        var marked = false
+    }
+
     private(set) var bindings: [Binding] = []
+    private var nextMarkNumber = 0
+    /// Told of every request to mark read, and how each went (the board's event streams).
+    var onMarkRead: (_ buttonID: String, _ keys: [String]?, _ outcome: MarkReadOutcome?) -> Void = { _, _, _ in }
     private let group: SourceGroup
     /// The model the readings change (its funnel), with no window in the way.
     private weak var model: ToolbarModel?
@@ -85,6 +101,8 @@ final class SourceBindings {
         }
         source.onChange = { [weak self, weak binding] reading in
             guard let self, let binding else { return }
+            // A request the source marked ends with its next reading: that is its word on the count.
+            binding.marking.removeAll { $0.marked }
             self.apply(reading, to: binding)
         }
         group.add(source)
@@ -109,6 +127,15 @@ final class SourceBindings {
             return .success(CommandSource(arguments: arguments, interval: interval, timeout: timeout))
         case .imap(let account, let password, let timing, let open):
             return .success(IMAPSource(account: account, password: password, timing: timing, open: open))
+        case .sum(let parts):
+            var made: [SumSource.Part] = []
+            for part in parts {
+                switch makeSource(part.config, sessionBus: sessionBus) {
+                case .success(let source): made.append(SumSource.Part(name: part.name, source: source))
+                case .failure(let error): return .failure(SourceSetupError("\(part.name): \(error)"))
+                }
+            }
+            return .success(SumSource(parts: made))
         case .notifications(let applications):
             guard let address else { return .failure(SourceSetupError("notifications need a session bus (DBUS_SESSION_BUS_ADDRESS)")) }
             if let sessionBus { return .success(NotificationSource(sharing: sessionBus, busAddress: address, applications: applications)) }
@@ -174,6 +201,85 @@ final class SourceBindings {
         (binding(of: buttonID)?.source as? NotificationSource)?.close(notification: id)
     }
 
+    /// Marks items of `buttonID` read through its source (every item its source counts with nil):
+    /// the items leave the badge at once and the count drops (optimistic), the source confirms it
+    /// with its next reading; a failure puts them back, and says why in ``explanation(of:)``, the
+    /// peek (``readFailure(of:)``) and the event streams (``onMarkRead``). Nil when it was asked;
+    /// else why not (no source, an item the badge does not list).
+    func markRead(_ buttonID: String, keys: [String]?) -> String? {
+        guard let binding = binding(of: buttonID), let button = toolbar?.button(id: buttonID) else {
+            return "\(buttonID.prefix(40)) has no source to mark anything read"
+        }
+        if let keys {
+            guard !keys.isEmpty else { return "no item to mark read" }
+            if let missing = keys.first(where: { button.badge.items.item(forKey: $0) == nil }) {
+                return "\(buttonID.prefix(40)) has no item \"\(missing.prefix(80))\""
+            }
+        }
+        nextMarkNumber += 1
+        let number = nextMarkNumber
+        binding.marking.append(MarkRequest(number: number, keys: keys.map(Set.init)))
+        binding.readFailure = nil
+        onMarkRead(buttonID, keys, nil)
+        apply(binding.source.reading, to: binding)
+        binding.source.markRead(keys) { [weak self, weak binding] outcome in
+            guard let self, let binding else { return }
+            self.finishMark(number, outcome, keys: keys, binding: binding)
+        }
+        // A child the source started (notmuch tag) is watched from the loop's next turn on (the group compares descriptors).
+        return nil
+    }
+
+    private func finishMark(_ number: Int, _ outcome: MarkReadOutcome, keys: [String]?, binding: Binding) {
+        guard let index = binding.marking.firstIndex(where: { $0.number == number }) else { return }
+        switch outcome {
+        case .marked:
+            binding.marking[index].marked = true
+        case .failed(let reason):
+            binding.marking.remove(at: index)
+            binding.readFailure = (reason, SystemTime.realtime)
+            // The items come back as the source still counts them.
+            apply(binding.source.reading, to: binding)
+        }
+        onMarkRead(binding.buttonID, keys, outcome)
+    }
+
+    /// Whether `buttonID`'s source can mark items read (IMAP, Maildir, notmuch).
+    func marksRead(_ buttonID: String) -> Bool {
+        switch binding(of: buttonID)?.config {
+        case .imap?, .maildir?, .notmuch?, .sum?: return true
+        default: return false
+        }
+    }
+
+    /// Why `buttonID`'s source is not up to date (its error: "home: localhost did not answer…"), or nil.
+    func staleReason(of buttonID: String) -> String? {
+        guard let reading = binding(of: buttonID)?.source.reading, reading.isStale else { return nil }
+        return reading.error
+    }
+
+    /// Why the last request to mark `buttonID`'s items read failed, or nil.
+    func readFailure(of buttonID: String) -> String? { binding(of: buttonID)?.readFailure?.reason }
+
+    /// `reading` without the items being marked read (and its count without them).
+    private func withoutMarked(_ reading: SourceReading, _ binding: Binding) -> SourceReading {
+        guard !binding.marking.isEmpty, var items = reading.items, case .count(let total)? = reading.content else { return reading }
+        var next = reading
+        var dropped = 0
+        for request in binding.marking {
+            if let keys = request.keys {
+                for key in keys where items.remove(key: key) != nil { dropped += 1 }
+            } else {
+                // Every item counted, listed or not (the source marks them all).
+                dropped += items.count
+                items = BadgeItemList()
+            }
+        }
+        next.items = items
+        next.content = .count(max(0, total - dropped))
+        return next
+    }
+
     /// Whether a click or a wheel on `buttonID` would change a number its source owns.
     func ownsCount(of buttonID: String) -> Bool {
         guard let binding = binding(of: buttonID) else { return false }
@@ -219,8 +325,9 @@ final class SourceBindings {
     /// from and how far it can be trusted change together, in one change through the funnel (cause
     /// `source`), so every output sees them as one state: a restored count confirmed by a new value
     /// is never announced as "last session", and a source going stale is a change like any other.
-    private func apply(_ reading: SourceReading, to binding: Binding) {
+    private func apply(_ source: SourceReading, to binding: Binding) {
         guard let button = toolbar?.button(id: binding.buttonID) else { return }
+        let reading = withoutMarked(source, binding)
         let badge = button.badge
         if SourceBindingPolicy.returnsToUnbound(after: reading, optional: binding.optional, applied: binding.applied) {
             binding.applied = false
@@ -289,6 +396,7 @@ final class SourceBindings {
         fields.append(("stale", .bool(reading.isStale)))
         if let error = reading.error { fields.append(("error", .string(error))) }
         if let cause = binding.overriddenBy { fields.append(("overriddenBy", .string(cause))) }
+        if let failure = binding.readFailure { fields.append(("readError", .string(failure.reason))) }
         return .object(fields)
     }
 
@@ -300,6 +408,8 @@ final class SourceBindings {
         if let updated = reading.updated { parts.append(Self.age(now - updated)) } else { parts.append("no reading yet") }
         if let cause = binding.overriddenBy { parts.append("overridden by \(cause) until its next reading") }
         if reading.isStale { parts.append("not up to date" + (reading.error.map { ": \($0)" } ?? "")) }
+        if !binding.marking.isEmpty { parts.append("marking read") }
+        if let failure = binding.readFailure { parts.append("not marked read \(Self.age(now - failure.time)): \(failure.reason)") }
         return parts.joined(separator: ", ")
     }
 

@@ -22,6 +22,10 @@ extension BadgeApplication {
         guard busService == nil else { return }
         do {
             let service = try BadgeBusService(host: host, busName: busName, objectPath: Self.busObjectPath)
+            service.onMarkRead = { [weak self] id, keys in
+                guard let bindings = self?.bindings else { return "\(id.prefix(40)) has no source to mark anything read" }
+                return bindings.markRead(id, keys: keys)
+            }
             service.onStatusChange = { [busName] status in
                 switch status {
                 case .taken:

@@ -48,7 +48,7 @@ package final class AccessibilityBridge {
     /// A screen reader performed an action on a button: the part (host), the button, the action.
     package var onAction: (Int, Int, BadgeAction) -> Void = { _, _, _ in }
     /// A screen reader activated a row of an open peek: the part (host) and the row.
-    package var onPeekActivate: (Int, Int) -> Void = { _, _ in }
+    package var onPeekActivate: (_ part: Int, _ row: Int, _ secondary: Bool) -> Void = { _, _, _ in }
     /// A screen reader moved the focus to a button: the part (host) and the button.
     package var onFocus: (Int, Int) -> Void = { _, _ in }
     /// Registration with the registry succeeded (true) or the bus went away (false).
@@ -151,8 +151,8 @@ package final class AccessibilityBridge {
             onFocus(part, button)
             beforeQuery()
             values = [.bool(true)]
-        case .activatePeekRow(let row, let part):
-            onPeekActivate(part, row)
+        case .activatePeekRow(let row, let part, let secondary):
+            onPeekActivate(part, row, secondary)
             beforeQuery()
             values = [.bool(true)]
         case .setApplicationID(let id):

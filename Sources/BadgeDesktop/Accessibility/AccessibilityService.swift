@@ -23,8 +23,8 @@ package struct AccessibilityService {
         case perform(button: Int, action: BadgeAction, part: Int = 0)
         /// Give toolbar button `button` the keyboard focus, then return true.
         case focus(button: Int, part: Int = 0)
-        /// Activate row `row` of part `part`'s open peek.
-        case activatePeekRow(Int, part: Int)
+        /// Activate row `row` of part `part`'s open peek (its second action, mark read, when `secondary`).
+        case activatePeekRow(Int, part: Int, secondary: Bool = false)
         /// Remember the application id the registry gives (`Application.Id`), then return nothing.
         case setApplicationID(Int32)
     }
@@ -248,8 +248,9 @@ package struct AccessibilityService {
         if request.member == "GetActions" {
             return .values([.array(element: "(sss)", node.actions.map { .structure([.string($0.name), .string($0.description), .string($0.keyBinding)]) })])
         }
-        if let row = node.peekRow, request.member == "DoAction", request.arguments.first?.integerValue == 0, !node.actions.isEmpty {
-            return .activatePeekRow(row, part: node.part)
+        if let row = node.peekRow, request.member == "DoAction", let index = request.arguments.first?.integerValue,
+           index >= 0, index < node.actions.count, index <= 1 {
+            return .activatePeekRow(row, part: node.part, secondary: index == 1)
         }
         guard let index = request.arguments.first?.integerValue, index >= 0, index < node.actions.count,
               node.buttonIndex != nil || node.peekRow != nil else {

@@ -188,6 +188,10 @@ package struct AccessibleTree: Equatable, Sendable {
                                       description: detail, states: states,
                                       frame: row < peek.rowFrames.count ? peek.rowFrames[row] : peek.frame, parent: menuPath,
                                       children: [], actions: entry.isActionable ? [click] : [], buttonIndex: nil, part: part)
+            if let second = entry.secondaryAction, entry.isActionable {
+                // The row's second action (mark read), named in the user's language, as Shift+Return does it.
+                node.actions.append(AccessibleNode.Action(name: second, description: second, keyBinding: "<Shift>Return", badgeAction: .increment))
+            }
             node.peekRow = row
             nodes[path] = node
         }

@@ -26,6 +26,9 @@ package struct BadgeBusInterface {
         case failure(DBusFailure)
         /// Make `change` on the buttons with these ids, in order, then return nothing.
         case change([String], Change)
+        /// Mark the items with these keys of the button with this id read through its source (every
+        /// item it counts with nil), then return nothing, or the refusal as an InvalidArgs error.
+        case markRead(String, keys: [String]?)
     }
 
     /// A method: its name and its arguments' names and types.
@@ -51,6 +54,8 @@ package struct BadgeBusInterface {
         Method(name: "AddItem", arguments: [("id", "s"), ("key", "s"), ("title", "s"), ("detail", "s")]),
         Method(name: "RemoveItem", arguments: [("id", "s"), ("key", "s")]),
         Method(name: "Items", arguments: [("id", "s")], results: [("items", "aa{sv}")]),
+        Method(name: "MarkRead", arguments: [("id", "s"), ("keys", "as")]),
+        Method(name: "MarkAllRead", arguments: [("id", "s")]),
     ]
 
     /// The interface's properties (all read-only): name, type, and whether a change is signalled.
@@ -134,6 +139,15 @@ package struct BadgeBusInterface {
             change = .removeItem(request.string(1))
         case "Items":
             return .values([Self.items(of: button?.badge.items ?? BadgeItemList())])
+        case "MarkRead":
+            guard case .array(_, let values) = request.arguments[1] else { return .failure(.wrongSignature(request, expected: method.signature)) }
+            let keys = values.compactMap { if case .string(let key) = $0 { key } else { nil } }
+            guard !keys.isEmpty, keys.count <= BadgeItemList.maximumCount else {
+                return .failure(DBusFailure(DBUS_ERROR_INVALID_ARGS, "MarkRead: give 1 to \(BadgeItemList.maximumCount) keys (MarkAllRead marks every item)"))
+            }
+            return .markRead(id, keys: keys)
+        case "MarkAllRead":
+            return .markRead(id, keys: nil)
         default:
             guard case .bool(let blink) = request.arguments[1] else { return .failure(.wrongSignature(request, expected: method.signature)) }
             change = .dot(blink: blink)

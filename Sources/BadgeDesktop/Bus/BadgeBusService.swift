@@ -61,6 +61,9 @@ public final class BadgeBusService {
     /// told, so the log is the only place that says so): the first of each caller's refusals,
     /// then every 1,000th, with the count.
     public var onWarning: ((String) -> Void)?
+    /// Marks items of a button read (`MarkRead`, `MarkAllRead`: keys nil), through the
+    /// application's sources: nil when asked, else why not. Without it the calls are refused.
+    public var onMarkRead: ((_ id: String, _ keys: [String]?) -> String?)?
     private var silentRefusals: [String: Int] = [:]
 
     /// How much may wait to be written before signals are dropped (a bus that does not read).
@@ -208,6 +211,11 @@ public final class BadgeBusService {
                 model.apply(change, to: button, cause: .control, verb: call.member ?? "")
             }
         }
+        if case .markRead(let id, let keys) = answer {
+            // The sources are the application's: it marks, or says why not.
+            let refusal = onMarkRead.map { $0(id, keys) } ?? "\(id.prefix(40)) has no source to mark anything read"
+            if let refusal { return reply(to: call, .failure(DBusFailure(DBUS_ERROR_INVALID_ARGS, "\(call.member ?? ""): \(refusal)"))) }
+        }
         reply(to: call, answer)
     }
 
@@ -217,7 +225,7 @@ public final class BadgeBusService {
         switch answer {
         case .values(let values): message = .methodReturn(to: call, values: values)
         case .failure(let failure): message = .error(to: call, name: failure.name, text: failure.message)
-        case .change: message = .methodReturn(to: call)
+        case .change, .markRead: message = .methodReturn(to: call)
         }
         bus.answer(call, with: message, limit: Self.replyLimit)
     }

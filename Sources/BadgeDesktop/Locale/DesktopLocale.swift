@@ -112,7 +112,7 @@ public struct DesktopLocale: Sendable {
 
     /// Replaces `%s` (in order) and `%1$s`, `%2$s` … in a translated format with `values`; `%%`
     /// is a percent sign. Never formats with C's printf, so a bad translation cannot crash.
-    static func substitute(_ format: String, _ values: [String]) -> String {
+    package static func substitute(_ format: String, _ values: [String]) -> String {
         var result = ""
         var next = 0
         let characters = Array(format)

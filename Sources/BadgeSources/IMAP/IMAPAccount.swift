@@ -10,6 +10,19 @@ public struct IMAPAccount: Equatable, Sendable {
         case cleartext = "none"
     }
 
+    /// How the client logs in.
+    public enum Mechanism: String, Equatable, Sendable {
+        /// A password: `AUTHENTICATE PLAIN` (SASL-IR where offered), or LOGIN without AUTH=PLAIN.
+        case password = "password"
+        /// An OAuth2 access token: `AUTHENTICATE XOAUTH2` (Google's and Microsoft's).
+        case xoauth2 = "xoauth2"
+        /// An OAuth2 access token: `AUTHENTICATE OAUTHBEARER` (RFC 7628).
+        case oauthBearer = "oauthbearer"
+
+        /// Whether the secret is an OAuth2 access token (refreshed by running its command again).
+        public var usesToken: Bool { self != .password }
+    }
+
     /// The server's host name (checked against its certificate) or address.
     public var host: String
     /// The TCP port: 993 for ``Security/implicitTLS``, 143 otherwise, unless given.
@@ -23,10 +36,13 @@ public struct IMAPAccount: Equatable, Sendable {
     public var folders: [String]
     /// A PEM file of the certificate authorities to trust instead of the system's (a private CA).
     public var caFile: String?
+    /// How it logs in: a password (the default) or an OAuth2 token.
+    public var mechanism: Mechanism = .password
 
     /// An account; the port defaults to the security's usual one.
     public init(host: String, port: Int? = nil, security: Security = .implicitTLS, user: String,
-                folders: [String] = ["INBOX"], caFile: String? = nil) {
+                folders: [String] = ["INBOX"], caFile: String? = nil, mechanism: Mechanism = .password) {
+        self.mechanism = mechanism
         self.host = host
         self.security = security
         self.port = port ?? (security == .implicitTLS ? 993 : 143)

@@ -31,6 +31,9 @@ package final class IMAPSession {
         case changed
         /// The conversation cannot go on; the connection is to be closed.
         case failed(IMAPFailure)
+        /// The request ``markRead(_:id:)`` numbered `id` is done: the server took the STORE (nil),
+        /// or refused it, with its words. The recount that follows confirms the count.
+        case markFinished(id: Int, failure: String?)
     }
 
     private enum Command: Equatable {
@@ -39,6 +42,9 @@ package final class IMAPSession {
         case examineOther(String), searchOther(String)
         /// The first folder opened again after another was.
         case reselect
+        /// Marking read: the first folder opened read-write, a STORE of the request numbered `id`,
+        /// and the folder opened read-only again (then the recount).
+        case selectForStore, store(Int), reexamine
     }
 
     private enum Phase: Equatable {
@@ -53,6 +59,9 @@ package final class IMAPSession {
     private var tagNumber = 0
     private var pending: (tag: String, command: Command)?
     private var isAuthenticated = false
+    /// Whether the SASL response went (an OAuth2 mechanism): a continuation after it is the
+    /// server's error challenge, answered as RFC 7628 and Google's XOAUTH2 say, before its NO.
+    private var saslResponseSent = false
     /// What the recount under way has found.
     private var found: [UInt32] = []
     private var statuses: [String: Int] = [:]
@@ -67,6 +76,15 @@ package final class IMAPSession {
     private var selectedOther = false
     /// A change seen since the last recount began.
     private var changedSinceCount = false
+    /// Requests to mark messages read, in order: each request's UID sets (at most ``storeLineLimit``
+    /// octets each), the first one's under way while a STORE runs.
+    private var marks: [(id: Int, sets: [String])] = []
+    /// Whether a STORE of the current request was refused, and the server's words.
+    private var markRefusal: String?
+    /// The UIDs the last full count found unseen in the watched folder (what "mark all" marks).
+    private var lastFound: [UInt32] = []
+    /// The longest UID set one STORE line carries (commands stay below RFC 7162's 8192 octets).
+    static let storeLineLimit = 7000
     /// At most how many messages' headers are read and kept.
     package static let itemLimit = 200
 
@@ -121,10 +139,24 @@ package final class IMAPSession {
         case .continuation:
             if pending?.command == .idle {
                 phase = .idling
+                if !marks.isEmpty, let (tag, _) = pending {
+                    // A request to mark read came while IDLE was being asked for: ended at once.
+                    pending = (tag, .done)
+                    phase = .working
+                    return [.idling, .send(Array("DONE\r\n".utf8))]
+                }
                 if changedSinceCount { return [.idling, .changed] }
                 return [.idling]
             }
             if pending?.command == .authenticate {
+                if account.mechanism.usesToken {
+                    if saslResponseSent {
+                        // The error challenge (base64 JSON): XOAUTH2 takes an empty line, OAUTHBEARER %x01.
+                        return [.send(Array((account.mechanism == .oauthBearer ? "AQ==\r\n" : "\r\n").utf8))]
+                    }
+                    saslResponseSent = true
+                    return secretLine("") { self.appendTokenResponse(to: $0) }.map { [.sendSecret($0)] } ?? fail(Self.unsendable)
+                }
                 return secretLine("") { self.appendPlainResponse(to: $0) }.map { [.sendSecret($0)] } ?? fail(Self.unsendable)
             }
             return fail(.protocolError("\(account.host) asked for more of a command that has no more"))
@@ -165,10 +197,88 @@ package final class IMAPSession {
         }
     }
 
+    /// Marks messages read: `UID STORE … +FLAGS.SILENT (\\Seen)` on the watched folder, opened
+    /// read-write (SELECT) for it and read-only (EXAMINE) again after, then a full recount and IDLE
+    /// again, on this connection. `uids` nil is every message the last count found unseen there
+    /// (never one that came after it). IDLE is ended first (DONE) when it runs; a command in
+    /// flight finishes first. ``Action/markFinished(id:failure:)`` reports it.
+    package func markRead(_ uids: [UInt32]?, id: Int) -> [Action] {
+        guard phase != .failed else { return [.markFinished(id: id, failure: "the connection to \(account.host) is closed")] }
+        let chosen = uids ?? lastFound
+        guard !chosen.isEmpty else { return [.markFinished(id: id, failure: nil)] }
+        marks.append((id, Self.uidSets(chosen, limit: Self.storeLineLimit)))
+        switch phase {
+        case .idling:
+            guard let (tag, _) = pending else { return [] }
+            pending = (tag, .done)
+            phase = .working
+            return [.send(Array("DONE\r\n".utf8))]
+        case .waiting:
+            phase = .working
+            return startMarking()
+        case .greeting, .working, .failed:
+            // Taken up when the recount under way is done (before IDLE begins again).
+            return []
+        }
+    }
+
+    /// True while a request to mark read waits or runs.
+    package var marksPending: Bool { !marks.isEmpty }
+
+    /// `uids` as IMAP sequence sets ("3:7,9,12"), each at most `limit` octets.
+    static func uidSets(_ uids: [UInt32], limit: Int) -> [String] {
+        var ranges: [(UInt32, UInt32)] = []
+        for uid in Set(uids).sorted() {
+            if let last = ranges.last, last.1 &+ 1 == uid { ranges[ranges.count - 1].1 = uid } else { ranges.append((uid, uid)) }
+        }
+        var sets: [String] = []
+        var line = ""
+        for (low, high) in ranges {
+            let part = low == high ? "\(low)" : "\(low):\(high)"
+            if !line.isEmpty, line.utf8.count + 1 + part.utf8.count > limit {
+                sets.append(line)
+                line = ""
+            }
+            line += line.isEmpty ? part : ",\(part)"
+        }
+        if !line.isEmpty { sets.append(line) }
+        return sets
+    }
+
+    private func startMarking() -> [Action] {
+        markRefusal = nil
+        return send(.selectForStore, "SELECT \(IMAPString.mailbox(account.folders[0]))")
+    }
+
+    /// The next STORE of the first request, or its end and the next request's, or EXAMINE again.
+    private func nextStore() -> [Action] {
+        var actions: [Action] = []
+        while let first = marks.first {
+            if let set = first.sets.first, markRefusal == nil {
+                marks[0].sets.removeFirst()
+                return actions + send(.store(first.id), "UID STORE \(set) +FLAGS.SILENT (\\Seen)")
+            }
+            marks.removeFirst()
+            actions.append(.markFinished(id: first.id, failure: markRefusal))
+            markRefusal = nil
+        }
+        return actions + send(.reexamine, "EXAMINE \(IMAPString.mailbox(account.folders[0]))")
+    }
+
     // MARK: - The walk
 
     private func next() -> [Action] {
         guard let capabilities else { return send(.capability, "CAPABILITY") }
+        if !isAuthenticated, account.mechanism.usesToken {
+            let name = account.mechanism == .xoauth2 ? "XOAUTH2" : "OAUTHBEARER"
+            guard capabilities.contains("AUTH=\(name)") else {
+                return fail(.protocolError("\(account.host) offers no AUTHENTICATE \(name) (its capabilities: "
+                    + capabilities.filter { $0.hasPrefix("AUTH=") }.sorted().joined(separator: " ") + ")"))
+            }
+            guard capabilities.contains("SASL-IR") else { return send(.authenticate, "AUTHENTICATE \(name)") }
+            saslResponseSent = true
+            return sendSecret(.authenticate, "AUTHENTICATE \(name) ") { self.appendTokenResponse(to: $0) }
+        }
         if !isAuthenticated {
             if capabilities.contains("AUTH=PLAIN") {
                 guard capabilities.contains("SASL-IR") else { return send(.authenticate, "AUTHENTICATE PLAIN") }
@@ -220,7 +330,20 @@ package final class IMAPSession {
     private func finished(_ command: Command, _ response: IMAPResponse) -> [Action] {
         if command == .done {
             guard response.status == .ok else { return refused(command, response) }
-            return startCount()
+            return marks.isEmpty ? startCount() : startMarking()
+        }
+        if case .store = command {
+            if response.status != .ok {
+                markRefusal = "\(account.host) refused to mark read in \(account.folders[0])\(words(withCode: response))"
+            }
+            return nextStore()
+        }
+        if command == .selectForStore, response.status != .ok {
+            // The folder cannot be opened for writing: every request waiting fails, and it is opened read-only again.
+            let reason = "\(account.host) would not open \(account.folders[0]) for writing\(words(withCode: response))"
+            let failed = marks.map { Action.markFinished(id: $0.id, failure: reason) }
+            marks = []
+            return failed + send(.reexamine, "EXAMINE \(IMAPString.mailbox(account.folders[0]))")
         }
         if command == .idle {
             // The server ended IDLE itself (OK: recount, then IDLE again) or refused it (then the
@@ -269,7 +392,11 @@ package final class IMAPSession {
             return fetchHeaders()
         case .fetch:
             return reportCount()
-        case .idle, .done:
+        case .selectForStore:
+            return nextStore()
+        case .reexamine:
+            return startCount()
+        case .idle, .done, .store:
             return []
         }
     }
@@ -289,8 +416,11 @@ package final class IMAPSession {
         let newest = found.sorted(by: >).prefix(Self.itemLimit)
         let messages = newest.compactMap { uid in headers[uid].map { IMAPMessage(uid: uid, header: $0) } }
         let count = IMAPCount(perFolder: perFolder, folder: account.folders[0], uidValidity: uidValidity, messages: messages)
+        lastFound = found
         var actions: [Action] = [.counted(count)]
-        if supportsIdle {
+        if !marks.isEmpty {
+            actions += startMarking()
+        } else if supportsIdle {
             actions += send(.idle, "IDLE")
         } else {
             phase = .waiting
@@ -313,7 +443,7 @@ package final class IMAPSession {
 
     /// Data that belongs to the command in flight.
     private func collect(_ response: IMAPResponse) {
-        if pending?.command == .examine || pending?.command == .reselect,
+        if [.examine, .reselect, .selectForStore, .reexamine].contains(pending?.command),
            let code = response.code?.uppercased(), code.hasPrefix("UIDVALIDITY "),
            let value = UInt32(code.dropFirst("UIDVALIDITY ".count).trimmingWhitespace()) {
             if uidValidity != value { headers = [:] }
@@ -362,7 +492,7 @@ package final class IMAPSession {
             // A change during a command: the count under way may have missed it. What EXAMINE
             // reports is the folder's state as it is opened, not a change.
             switch pending?.command {
-            case .examine?, .examineOther?, .reselect?: break
+            case .examine?, .examineOther?, .reselect?, .selectForStore?, .reexamine?: break
             default: changedSinceCount = true
             }
         default:
@@ -373,13 +503,15 @@ package final class IMAPSession {
     private func refused(_ command: Command, _ response: IMAPResponse) -> [Action] {
         let reason = words(response.text)
         switch command {
+        case .authenticate where account.mechanism.usesToken:
+            return fail(.tokenRefused("\(account.host) refused the OAuth2 token for \(account.user)\(words(withCode: response))"))
         case .authenticate, .login:
             return fail(.authentication("\(account.host) refused the login for \(account.user)\(reason)"))
         case .examine:
             return fail(.folder("\(account.host) has no folder \(account.folders[0]) for \(account.user)\(reason)"))
         case .status(let folder), .examineOther(let folder):
             return fail(.folder("\(account.host) has no folder \(folder) for \(account.user)\(reason)"))
-        case .reselect:
+        case .reselect, .reexamine:
             return fail(.folder("\(account.host) has no folder \(account.folders[0]) for \(account.user)\(reason)"))
         case .startTLS:
             return fail(.protocolError("\(account.host) refused STARTTLS\(reason)"))
@@ -405,7 +537,9 @@ package final class IMAPSession {
         case .notify: "NOTIFY"
         case .search: "UID SEARCH"
         case .status: "STATUS"
-        case .examineOther, .reselect: "EXAMINE"
+        case .examineOther, .reselect, .reexamine: "EXAMINE"
+        case .selectForStore: "SELECT"
+        case .store: "UID STORE"
         case .searchOther: "SEARCH"
         case .fetch: "UID FETCH"
         case .idle: "IDLE"
@@ -433,7 +567,7 @@ package final class IMAPSession {
     private func secretLine(_ prefix: String, _ fill: (SecretBytes) -> Bool) -> SecretBytes? {
         let head = Array(prefix.utf8)
         // Quoting at most doubles a byte and base64 takes 4 for 3: 4 per byte is room for either.
-        let line = SecretBytes(capacity: head.count + 4 * (account.user.utf8.count + password.count + 3) + 2)
+        let line = SecretBytes(capacity: head.count + 4 * (account.user.utf8.count + account.host.utf8.count + password.count + 64) + 2)
         head.withUnsafeBytes { _ = line.append($0) }
         guard fill(line), line.append(byte: 0x0D), line.append(byte: 0x0A) else { return nil }
         return line
@@ -460,6 +594,41 @@ package final class IMAPSession {
         password.withUnsafeBytes { _ = raw.append($0) }
         guard raw.count == user.count + password.count + 2, !password.withUnsafeBytes({ $0.contains(0) }) else { return false }
         return raw.withUnsafeBytes { IMAPString.appendBase64($0, to: line) }
+    }
+
+    /// Appends the OAuth2 response in base64, put together in secret memory only (it holds the
+    /// token): XOAUTH2's `user=USER^Aauth=Bearer TOKEN^A^A`, or OAUTHBEARER's (RFC 7628)
+    /// `n,a=USER,^Ahost=HOST^Aport=PORT^Aauth=Bearer TOKEN^A^A` (`,` and `=` in the user escaped).
+    private func appendTokenResponse(to line: SecretBytes) -> Bool {
+        let user = Array(account.user.utf8)
+        guard !user.contains(0), !user.contains(1), !password.withUnsafeBytes({ $0.contains(0) || $0.contains(1) }) else { return false }
+        let head: [UInt8]
+        if account.mechanism == .oauthBearer {
+            var escaped: [UInt8] = []
+            for byte in user {
+                switch byte {
+                case UInt8(ascii: ","): escaped += Array("=2C".utf8)
+                case UInt8(ascii: "="): escaped += Array("=3D".utf8)
+                default: escaped.append(byte)
+                }
+            }
+            let bare = account.host.hasPrefix("[") && account.host.hasSuffix("]") ? String(account.host.dropFirst().dropLast()) : account.host
+            head = Array("n,a=".utf8) + escaped + Array(",\u{1}host=\(bare)\u{1}port=\(account.port)\u{1}auth=Bearer ".utf8)
+        } else {
+            head = Array("user=".utf8) + user + Array("\u{1}auth=Bearer ".utf8)
+        }
+        let raw = SecretBytes(capacity: head.count + password.count + 2)
+        head.withUnsafeBytes { _ = raw.append($0) }
+        password.withUnsafeBytes { _ = raw.append($0) }
+        raw.append(byte: 1)
+        raw.append(byte: 1)
+        guard raw.count == head.count + password.count + 2 else { return false }
+        return raw.withUnsafeBytes { IMAPString.appendBase64($0, to: line) }
+    }
+
+    /// ": [CODE] the server's words" (shortened), or nothing.
+    private func words(withCode response: IMAPResponse) -> String {
+        words((response.code.map { "[\($0)] " } ?? "") + response.text)
     }
 
     /// ": the server's words" (shortened), or nothing.
@@ -497,6 +666,9 @@ package struct IMAPCount: Equatable, Sendable {
 package enum IMAPFailure: Error, Equatable, CustomStringConvertible {
     /// The login was refused: not retried until the user asks (a refresh) or the config changes.
     case authentication(String)
+    /// An OAuth2 token was refused: the source runs its command once more (a fresh token) and
+    /// tries again; a second refusal is an ``authentication(_:)`` failure.
+    case tokenRefused(String)
     /// A folder is missing.
     case folder(String)
     /// The server said goodbye or refused the connection.
@@ -506,7 +678,7 @@ package enum IMAPFailure: Error, Equatable, CustomStringConvertible {
 
     package var description: String {
         switch self {
-        case .authentication(let text), .folder(let text), .server(let text), .protocolError(let text): text
+        case .authentication(let text), .tokenRefused(let text), .folder(let text), .server(let text), .protocolError(let text): text
         }
     }
 }

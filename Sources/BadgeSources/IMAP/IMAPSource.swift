@@ -47,6 +47,9 @@ public final class IMAPSource: BadgeSource {
     private var started = false
     /// Set after a refused login or a failed password command: nothing is tried until a refresh.
     private var waitsForUser = false
+    /// Set once an OAuth2 token was refused and its command run again for a fresh one: a second
+    /// refusal is an error. Cleared by a count.
+    private var tokenRetried = false
     private var backoff = RetryBackoff(first: 1, longest: 60)
     /// Monotonic deadlines.
     /// The step under way that has a deadline: when it passes, how long it was, what it was.
@@ -59,6 +62,9 @@ public final class IMAPSource: BadgeSource {
     /// CLOCK_BOOTTIME − CLOCK_MONOTONIC now (tests make a suspend with it).
     package var sleepClock: () -> Double = IMAPSource.bootOffset
     private let headers = MailHeaderDecoder()
+    /// Requests to mark read under way on the session, by their number.
+    private var markRequests: [Int: (MarkReadOutcome) -> Void] = [:]
+    private var nextMarkID = 0
     private var summaries: [String: BadgeItem] = [:]
     /// How long a change reported during IDLE waits for more before the recount (a burst of
     /// EXISTS and FETCH is one recount).
@@ -188,6 +194,7 @@ public final class IMAPSource: BadgeSource {
         guard started else { return }
         if waitsForUser {
             waitsForUser = false
+            tokenRetried = false
             backoff = RetryBackoff(first: 1, longest: 60)
             password = nil
             obtainPassword()
@@ -199,8 +206,41 @@ public final class IMAPSource: BadgeSource {
         }
     }
 
+    /// Marks the messages with these keys (their UIDs in the watched folder) read, or every
+    /// message the last count found unseen there for nil: on the IDLE connection (``IMAPSession/markRead(_:id:)``).
+    /// Decision: the same connection, leaving IDLE (DONE), SELECT, `UID STORE +FLAGS.SILENT
+    /// (\Seen)`, EXAMINE and a full recount, then IDLE again, rather than a second connection: no
+    /// second login (no second password or token read, no TLS handshake, no slot of the server's
+    /// per-user connection limit), and the recount that confirms the count runs right after the
+    /// STORE on the connection that counts, so nothing delivered meanwhile is missed (every DONE is
+    /// followed by a full recount).
+    public func markRead(_ keys: [String]?, done: @escaping (MarkReadOutcome) -> Void) {
+        guard let session, connection?.isOpen == true else {
+            return done(.failed("not connected to \(account.host)" + (reading.error.map { ": \($0)" } ?? "")))
+        }
+        var uids: [UInt32]?
+        if let keys {
+            let parsed = keys.compactMap { UInt32($0) }
+            guard !parsed.isEmpty, parsed.count == keys.count else {
+                return done(.failed("no message \(keys.first { UInt32($0) == nil } ?? "") in \(account.folders[0]) of \(account.summary)"))
+            }
+            uids = parsed
+        }
+        nextMarkID += 1
+        markRequests[nextMarkID] = done
+        perform(session.markRead(uids, id: nextMarkID))
+    }
+
+    /// Every request to mark read under way fails with `reason` (the connection is gone).
+    private func failMarks(_ reason: String) {
+        let waiting = markRequests
+        markRequests = [:]
+        for (_, done) in waiting.sorted(by: { $0.key < $1.key }) { done(.failed(reason)) }
+    }
+
     /// Closes everything and forgets the password.
     public func stop() {
+        failMarks("the source of \(account.summary) stopped")
         passwordRun?.cancel()
         passwordRun = nil
         passwordSink = nil
@@ -292,6 +332,14 @@ public final class IMAPSource: BadgeSource {
         connect()
     }
 
+    /// The program that gives the password or token, for messages ("~/bin/oama"), or the Secret Service.
+    private var helperName: String {
+        switch passwordSource {
+        case .command(let arguments): "the passwordCommand " + FilePaths.abbreviatingHome(arguments.first ?? "")
+        case .secretService: "the Secret Service"
+        }
+    }
+
     private func forgetPassword() {
         password = nil
     }
@@ -357,6 +405,7 @@ public final class IMAPSource: BadgeSource {
                 process(connection.startTLS())
             case .counted(let count):
                 step = nil
+                tokenRetried = false
                 _ = backoff.succeeded()
                 counted(count)
             case .idling:
@@ -369,7 +418,27 @@ public final class IMAPSource: BadgeSource {
                 }
             case .changed:
                 if recountAt == nil { recountAt = SystemTime.monotonic + Self.debounce }
+            case .markFinished(let id, let failure):
+                markRequests.removeValue(forKey: id)?(failure.map { .failed($0) } ?? .marked)
             case .failed(let failure):
+                failMarks(failure.description)
+                if case .tokenRefused(let text) = failure {
+                    connection.close()
+                    self.connection = nil
+                    self.session = nil
+                    step = nil
+                    forgetPassword()
+                    if !tokenRetried {
+                        // An expired token: the helper is asked again (it refreshes), once.
+                        tokenRetried = true
+                        update(words: "the token was refused; asking \(helperName) for a fresh one")
+                        obtainPassword()
+                        return
+                    }
+                    waitsForUser = true
+                    return update(error: "\(text), and again with a fresh token from \(helperName); check that helper and its account "
+                        + "(run it yourself: it must print a valid access token), then run badge-demo msg refresh")
+                }
                 if case .authentication = failure {
                     waitsForUser = true
                     forgetPassword()
@@ -388,6 +457,7 @@ public final class IMAPSource: BadgeSource {
     }
 
     private func disconnected(_ reason: String) {
+        failMarks(reason)
         connection?.close()
         connection = nil
         session = nil
@@ -458,7 +528,8 @@ public final class IMAPSource: BadgeSource {
         }
         summaries = kept
         let listed = count.perFolder[count.folder] ?? 0
-        let list = BadgeItemList(items.sorted { ($0.time ?? 0) > ($1.time ?? 0) }, unlisted: max(0, listed - items.count))
+        // Newest first by Date, then by arrival (the higher UID) for the same second.
+        let list = BadgeItemList(newestFirst: items, unlisted: max(0, listed - items.count))
         reading.content = .count(count.total)
         reading.items = list
         reading.updated = SystemTime.realtime

@@ -13,10 +13,13 @@ package struct TLSFailure: Error, Equatable, CustomStringConvertible {
 package final class TLSContext {
     fileprivate let library: BadgeOpenSSL
     fileprivate let context: OpaquePointer
+    /// The `caFile` trusted instead of the system's store, as the user wrote it; nil for the system's.
+    fileprivate let caFile: String?
 
     /// Loads OpenSSL and reads the trust store.
     /// - Throws: ``TLSFailure`` when libssl.so.3 is missing or the CA file cannot be read.
     package init(caFile: String?) throws(TLSFailure) {
+        self.caFile = caFile
         var loaded = BadgeOpenSSL()
         guard badge_openssl_load(&loaded) != 0 else {
             throw TLSFailure("cannot load OpenSSL (libssl.so.3) for TLS; install the Debian package libssl3")
@@ -124,9 +127,19 @@ package final class TLSSession {
         if verified != badge_tls_verify_ok() {
             let why = library.verify_error_string(verified).map { String(cString: $0) } ?? "code \(verified)"
             library.error_clear()
-            throw TLSFailure("the certificate of \(host) is not trusted: \(why)")
+            throw TLSFailure("the certificate of \(host) is not trusted: \(why)" + Self.trustAdvice(verified, caFile: context.caFile))
         }
         throw TLSFailure("the TLS handshake with \(host) failed: \(TLSContext.lastError(library))")
+    }
+
+    /// Where the trust came from and what to change, for a certificate that failed: the `caFile`
+    /// it was checked against, or the system's store and the key that names a private CA. Nothing
+    /// for a name or address that does not match (X509_V_ERR_HOSTNAME_MISMATCH 62, EMAIL 63, IP_ADDRESS 64:
+    /// another CA does not help).
+    static func trustAdvice(_ code: Int, caFile: String?) -> String {
+        guard !(62...64).contains(code) else { return "" }
+        if let caFile { return " (checked against the authorities in \"caFile\" \(caFile))" }
+        return " (checked against the system's authorities; a private CA's certificate goes in \"caFile\")"
     }
 
     /// The protocol agreed ("TLSv1.3").

@@ -66,10 +66,10 @@ extension DesktopSession {
             let host = hosts[part]
             host.change(host.toolbar.buttons[index], cause: .accessibility) { action.apply(to: $0) }
         }
-        bridge.onPeekActivate = { [unowned self] part, row in
+        bridge.onPeekActivate = { [unowned self] part, row, secondary in
             let hosts = self.hosts
             guard part < hosts.count else { return }
-            hosts[part].activatePeekRow(row)
+            if secondary { hosts[part].secondaryPeekRow(row) } else { hosts[part].activatePeekRow(row) }
         }
         bridge.onFocus = { [unowned self] part, index in
             let hosts = self.hosts

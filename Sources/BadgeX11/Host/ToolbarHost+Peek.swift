@@ -264,6 +264,11 @@ extension ToolbarHost {
             guard let row = state.layout.row(atPixelX: px, y: py), state.rows.indices.contains(row), state.rows[row].isActionable else {
                 return
             }
+            // The middle button does the row's second action (mark read), where it has one.
+            if detail == 2 {
+                secondaryPeekRow(row)
+                return
+            }
             activatePeekRow(row)
         case XCB_KEY_PRESS:
             let keycode = event.withEvent(as: xcb_key_press_event_t.self) { $0.detail }
@@ -290,7 +295,7 @@ extension ToolbarHost {
         case KeySymbol.end:
             state.highlight.moveToEnd(last: true)
         case KeySymbol.returnKey, KeySymbol.keypadEnter, KeySymbol.space:
-            if let row = state.highlight.index { activatePeekRow(row) }
+            if let row = state.highlight.index { press.shift ? secondaryPeekRow(row) : activatePeekRow(row) }
             return
         case KeySymbol.delete, KeySymbol.keypadDelete:
             if let row = state.highlight.index, state.rows.indices.contains(row), state.rows[row].isDismissable {
@@ -303,6 +308,13 @@ extension ToolbarHost {
         guard peekState != nil else { return }
         peekState = state
         redrawPeek()
+    }
+
+    /// Asks for row `row`'s second action (``PeekRow/secondaryAction``), as Shift+Return on it does
+    /// (a screen reader's second action); nothing for a row without one. The peek stays open.
+    func secondaryPeekRow(_ row: Int) {
+        guard let state = peekState, state.rows.indices.contains(row), state.rows[row].secondaryAction != nil else { return }
+        onEvent?(.peek(.secondary(buttonID: state.buttonID, row: row)))
     }
 
     /// Activates row `row` of the open peek, as Return on it does (a screen reader's action).
