@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// One D-Bus message: its kind, header fields and body, encoded to and decoded from the wire
 /// (``DBusWire``) without libdbus.
 package struct DBusMessage: Equatable, Sendable {
@@ -88,10 +90,11 @@ package struct DBusMessage: Equatable, Sendable {
         DBusMessage(kind: .methodReturn, flags: noReplyExpectedFlag, replySerial: call.serial, destination: call.sender, body: values)
     }
 
-    /// The error `name` answering `call`, with a message for people.
+    /// The error `name` answering `call`, with a message for people: one line of bounded length
+    /// (``InputEcho/line(_:limit:)``), whatever the caller's arguments echoed in it held.
     package static func error(to call: DBusMessage, name: String, text: String) -> DBusMessage {
         DBusMessage(kind: .error, flags: noReplyExpectedFlag, errorName: name, replySerial: call.serial,
-                    destination: call.sender, body: [.string(text)])
+                    destination: call.sender, body: [.string(InputEcho.line(text))])
     }
 
     /// The body's signature (as received, or of the body to send).
