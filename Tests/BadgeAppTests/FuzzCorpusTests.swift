@@ -20,7 +20,7 @@ import Testing
     }()
 
     /// Each target's reader, fed one input.
-    static let readers: [String: ([UInt8]) throws -> Void] = [
+    static let readers: [String: @Sendable ([UInt8]) throws -> Void] = [
         "json": json, "control-command": controlCommand, "config": config, "state": state,
         "command-output": commandOutput, "dbus-framer": dbusFramer, "dbus-message": dbusMessage, "imap": imap,
         "xsettings": xsettings, "desktop-file": desktopFile, "bar-stream": barStream, "mail-header": mailHeader,

@@ -83,7 +83,7 @@ package struct IMAPResponse: Equatable, Sendable {
             return IMAPResponse(kind: kind, status: status, code: code, text: reader.restText())
         }
         guard kind == .untagged else {
-            throw IMAPProtocolError("a line that is no IMAP response (\(InputEcho.quoted(String(decoding: bytes, as: UTF8.self), limit: 48)))")
+            throw IMAPProtocolError("a line that is no IMAP response (\(InputEcho.quoted(String(decoding: bytes.last == 10 ? bytes.dropLast(bytes.dropLast().last == 13 ? 2 : 1) : bytes[...], as: UTF8.self), limit: 48)))")
         }
         reader.position = mark
         return IMAPResponse(kind: kind, values: try reader.values())
