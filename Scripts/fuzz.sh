@@ -93,10 +93,11 @@ run_target() {
     local before; before=$(ls "$findings" | wc -l)
     # A copy runs, so that a rebuild during a long run does not write over the running binary.
     mkdir -p "$BUILD/run" && cp "$BIN/fuzz-$t" "$BUILD/run/fuzz-$t"
-    # detect_leaks stays off: the Swift runtime's caches read as leaks; growth shows in -rss_limit_mb.
+    # Leak detection stays off (ASan and libFuzzer, which would run each input twice): the Swift
+    # runtime's caches read as leaks; growth shows in -rss_limit_mb and -malloc_limit_mb.
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1} \
     nice -n "$NICE" "$BUILD/run/fuzz-$t" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" \
-        -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -malloc_limit_mb="${FUZZ_RSS_MB:-2048}" -print_final_stats=1 \
+        -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -malloc_limit_mb="${FUZZ_RSS_MB:-2048}" -detect_leaks=0 -print_final_stats=1 \
         -artifact_prefix="$findings/" "${extra[@]}" "$corpus" "${seeds[@]}" >"$log" 2>&1 || true
     local after; after=$(ls "$findings" | wc -l)
     local execs cov ft units

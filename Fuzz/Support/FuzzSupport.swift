@@ -1,6 +1,8 @@
 // Shared by every fuzz target (compiled into each one by Scripts/fuzz.sh, never into the
 // shipped binary): how the fuzzer's bytes become the readers' input.
 
+import Glibc
+
 /// The fuzzer's bytes, and ways to take them apart.
 struct FuzzInput {
     let bytes: [UInt8]
@@ -42,4 +44,21 @@ func checkMessage(_ message: String, limit: Int = 600, _ what: @autoclosure () -
         fuzzFailure("\(what()) holds U+\(String(scalar.value, radix: 16)): \(message.debugDescription.prefix(300))")
     }
     guard message.count <= limit else { fuzzFailure("\(what()) is \(message.count) characters long: \(message.prefix(200))") }
+}
+
+/// With FUZZ_VERDICTS=FILE (Scripts/fuzz-differential.py), a target appends one line per input
+/// to FILE saying what its reader made of it, for comparison with a second reader.
+nonisolated(unsafe) let verdictFile: UnsafeMutablePointer<FILE>? = getenv("FUZZ_VERDICTS").flatMap { fopen($0, "a") }
+
+/// Appends `line` (made one line) to the verdict file, when there is one.
+func verdict(_ line: @autoclosure () -> String) {
+    guard let verdictFile else { return }
+    var text = line().replacingNewlines()
+    text += "\n"
+    fputs(text, verdictFile)
+    fflush(verdictFile)
+}
+
+extension String {
+    func replacingNewlines() -> String { String(map { $0 == "\n" || $0 == "\r\n" || $0 == "\r" ? " " : $0 }) }
 }

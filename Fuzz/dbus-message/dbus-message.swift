@@ -1,6 +1,7 @@
 // Fuzz target: one D-Bus message decoded whole (DBusMessage(decoding:)), as the framer hands it on.
 // Properties: a message or a Malformed (one bounded line); a decoded message (its body read
 // whole) encodes to bytes that decode to the same message, the sender and body offset aside.
+import BadgeControl
 import BadgeIO
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -9,6 +10,9 @@ public func fuzz(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
     _ = try? DBusMessage.length(ofMessageIn: bytes[...])
     do {
         let message = try DBusMessage(decoding: bytes)
+        verdict("A " + JSONValue.array([.int(Int(message.kind.rawValue)), .int(Int(message.serial)), .int(Int(message.replySerial ?? 0))]
+            + [message.path, message.interface, message.member, message.errorName, message.destination, message.sender,
+               message.signature, message.bodyError].map { JSONValue.string($0 ?? "") }).serialized)
         let encoded = message.encoded(serial: message.serial == 0 ? 1 : message.serial)
         let again: DBusMessage
         do { again = try DBusMessage(decoding: encoded) } catch { fuzzFailure("a decoded message re-encodes to bytes it refuses: \(error)") }
@@ -21,6 +25,7 @@ public func fuzz(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
             fuzzFailure("a message changed on its way back: \(message) / \(again)")
         }
     } catch {
+        verdict("R \(error)")
         checkMessage("\(error)", "a decoder failure")
     }
     return 0

@@ -10,9 +10,11 @@ public func fuzz(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
     do {
         let value = try JSONValue.parse(input.bytes)
         let text = value.serialized
+        verdict("A " + text)
         guard let again = try? JSONValue.parse(Array(text.utf8)) else { fuzzFailure("serialized text does not parse: \(text.prefix(200))") }
         guard again.serialized == text else { fuzzFailure("round trip changed the value: \(text.prefix(200))") }
     } catch {
+        verdict("R " + error.reason)
         guard error.offset >= 0, error.offset <= input.bytes.count, error.line >= 1, error.column >= 1 else {
             fuzzFailure("error outside the text: \(error)")
         }

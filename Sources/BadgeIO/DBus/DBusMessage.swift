@@ -199,6 +199,9 @@ package struct DBusMessage: Equatable, Sendable {
         flags = bytes[2]
         var header = DBusWire.Reader(bytes, littleEndian: little, start: 8)
         serial = try header.readInteger(UInt32.self)
+        // The specification (and libdbus) refuse serial 0: a reply to it could not name it.
+        // Found by the differential check against libdbus (Fuzz/dbus-message/regressions).
+        guard serial != 0 else { throw DBusWire.Malformed("a message with serial 0") }
         guard case .array(_, let fields)? = try header.read(signature: "a(yv)").first else {
             throw DBusWire.Malformed("no header fields")
         }
