@@ -179,7 +179,23 @@ install: release locale
 ASAN_BUILD := .build/asan
 ASAN_LOGS  := $(ASAN_BUILD)/asan-logs
 
-.PHONY: soak sanitize order-file
+.PHONY: soak sanitize order-file fuzz fuzz-build
+
+# Fuzzing (issue 38, docs/reliability.md): every reader's fuzz target in Fuzz/ built with libFuzzer
+# and AddressSanitizer into .build/fuzz (Scripts/fuzz.sh; never part of the shipped binary), then
+# each run for FUZZ_SECONDS, one at a time under nice -n 19, with a per-input -timeout and an
+# -rss_limit_mb; prints executions, coverage and findings per target, fails on any finding (the
+# inputs are in .build/fuzz/findings/TARGET/; keep each in Fuzz/TARGET/regressions/ once fixed:
+# make test replays them, FuzzCorpusTests). FUZZ_TARGETS picks some (default: all).
+# UndefinedBehaviorSanitizer: swiftc has no -sanitize=undefined on Linux (the readers are Swift,
+# whose overflow and bounds checks trap anyway).
+FUZZ_SECONDS ?= 180
+FUZZ_TARGETS ?=
+fuzz: deps
+	Scripts/fuzz.sh run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-build: deps
+	Scripts/fuzz.sh build $(FUZZ_TARGETS)
 
 soak: test-deps release
 	$(SWIFT) build --build-tests

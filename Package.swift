@@ -116,7 +116,7 @@ let package = Package(
         ),
         .testTarget(name: "BadgeDesktopTests", dependencies: ["BadgeCore", "BadgeIO", "BadgeDesktop", "CAtspi", "CDBusProtocol"]),
         .testTarget(name: "BadgeX11Tests", dependencies: ["BadgeCore", "BadgeDrawing", "BadgeX11", "CXCB", "XvfbHarness", "TestSupport"]),
-        .testTarget(name: "BadgeAppTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeIO", "BadgeX11", "BadgeApp", "CEarlySignals", "XvfbHarness", "TestSupport"]),
+        .testTarget(name: "BadgeAppTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeIO", "BadgeSources", "BadgeX11", "BadgeApp", "CEarlySignals", "XvfbHarness", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeControl", "BadgeDrawing", "BadgeIO", "BadgeSources", "BadgeX11", "XvfbHarness", "TestSupport"], exclude: ["Fixtures"]),
     ]
 )

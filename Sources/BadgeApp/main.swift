@@ -30,7 +30,9 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "msg" {
 
 switch AppOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: environment) {
 case .failure(let error):
-    exit(.badArguments, message: "\(error.message)\n\(AppOptions.usage)")
+    StandardError.write("badge-demo: \(error.message)")
+    StandardError.write(AppOptions.usage, to: 2)
+    exit(.badArguments)
 case .success(var options):
     if options.showHelp {
         print(AppOptions.usage)

@@ -19,16 +19,16 @@ extension BadgeItem {
         guard let key = fields["key"]?.string ?? fields["key"]?.int.map(String.init), !key.isEmpty else {
             throw ControlCommandError("an item needs a \"key\" (a string)")
         }
-        guard let title = fields["title"]?.string else { throw ControlCommandError("item \"\(key.prefix(40))\" needs a \"title\" (a string)") }
+        guard let title = fields["title"]?.string else { throw ControlCommandError("item \(InputEcho.quoted(key)) needs a \"title\" (a string)") }
         func text(_ name: String) throws(ControlCommandError) -> String? {
             guard let value = fields[name], value != .null else { return nil }
-            guard let text = value.string else { throw ControlCommandError("item \"\(key.prefix(40))\": \"\(name)\" must be a string") }
+            guard let text = value.string else { throw ControlCommandError("item \(InputEcho.quoted(key)): \"\(name)\" must be a string") }
             return text
         }
         var time: Double?
         if let value = fields["time"], value != .null {
             guard let seconds = value.double, seconds.isFinite, seconds >= 0 else {
-                throw ControlCommandError("item \"\(key.prefix(40))\": \"time\" must be seconds since 1970 (0 or more)")
+                throw ControlCommandError("item \(InputEcho.quoted(key)): \"time\" must be seconds since 1970 (0 or more)")
             }
             time = seconds
         }
@@ -36,13 +36,13 @@ extension BadgeItem {
         if let value = fields["command"], value != .null {
             guard let words = value.array?.compactMap(\.string), words.count == value.array?.count, let program = words.first,
                   !program.isEmpty else {
-                throw ControlCommandError("item \"\(key.prefix(40))\": \"command\" must be a list of strings, the program first")
+                throw ControlCommandError("item \(InputEcho.quoted(key)): \"command\" must be a list of strings, the program first")
             }
             chosen = .run([program] + words.dropFirst())
         }
         var canDismiss = dismissable
         if let value = fields["dismissable"], value != .null {
-            guard let flag = value.bool else { throw ControlCommandError("item \"\(key.prefix(40))\": \"dismissable\" must be true or false") }
+            guard let flag = value.bool else { throw ControlCommandError("item \(InputEcho.quoted(key)): \"dismissable\" must be true or false") }
             canDismiss = flag
         }
         self.init(key: key, title: title, detail: try text("detail"), time: time, origin: try text("origin"),

@@ -101,7 +101,7 @@ package enum ControlCommand: Hashable, Sendable {
         case "click":
             guard arguments.count == 1 || arguments.count == 2 else { return .failure(usage("click ID [left|middle|right|up|down]")) }
             guard let pointer = arguments.count == 2 ? PointerButton(controlName: arguments[1]) : .primary else {
-                return .failure(ControlCommandError("click: the button must be left, middle, right, up or down (or 1 to 5), not \"\(arguments[1].prefix(40))\""))
+                return .failure(ControlCommandError("click: the button must be left, middle, right, up or down (or 1 to 5), not \(InputEcho.quoted(arguments[1]))"))
             }
             return .success(.click(id: arguments[0], pointer: pointer))
         case "peek":
@@ -131,7 +131,7 @@ package enum ControlCommand: Hashable, Sendable {
             guard arguments.isEmpty else { return .failure(usage("quit")) }
             return .success(.quit)
         default:
-            return .failure(ControlCommandError("unknown command \"\(verb.prefix(40))\"; expected set, inc, dec, text, dot, clear, add, remove, items, click, peek, state, sync, activate, refresh, explain, act or quit"))
+            return .failure(ControlCommandError("unknown command \(InputEcho.quoted(verb)); expected set, inc, dec, text, dot, clear, add, remove, items, click, peek, state, sync, activate, refresh, explain, act or quit"))
         }
     }
 
@@ -174,7 +174,7 @@ package enum ControlCommand: Hashable, Sendable {
         let values = numbers.compactMap { Int($0) }
         guard values.count == numbers.count, values.count == 2 || values.count == 4,
               values.allSatisfy({ abs($0) <= maximumCoordinate }), values.dropFirst(2).allSatisfy({ $0 >= 0 }) else {
-            return .failure(ControlCommandError("peek: --at takes X,Y or X,Y,W,H in whole pixels (sizes 0 or more), not \"\(arguments[2].prefix(40))\""))
+            return .failure(ControlCommandError("peek: --at takes X,Y or X,Y,W,H in whole pixels (sizes 0 or more), not \(InputEcho.quoted(arguments[2]))"))
         }
         let anchor = PixelRect(x: values[0], y: values[1], width: values.count == 4 ? values[2] : 1, height: values.count == 4 ? values[3] : 1)
         return .success(.peek(id: id, anchor: anchor))
@@ -194,11 +194,11 @@ package enum ControlCommand: Hashable, Sendable {
             let digits = text.drop { $0 == "-" || $0 == "+" }
             if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
                 if text.hasPrefix("-") {
-                    return .failure(ControlCommandError("\(verb): the \(what) must be 0 or more, not \(text.prefix(40))"))
+                    return .failure(ControlCommandError("\(verb): the \(what) must be 0 or more, not \(InputEcho.quoted(text))"))
                 }
-                return .failure(ControlCommandError("number \(text.prefix(40)) is out of range (0…\(Int.max))"))
+                return .failure(ControlCommandError("number \(InputEcho.quoted(text)) is out of range (0…\(Int.max))"))
             }
-            return .failure(ControlCommandError("\"\(text.prefix(40))\" is not a whole number"))
+            return .failure(ControlCommandError("\(InputEcho.quoted(text)) is not a whole number"))
         }
         guard value >= 0 else { return .failure(ControlCommandError("\(verb): the \(what) must be 0 or more, not \(value)")) }
         return .success(value)

@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// The keys a JSON document may hold, as a tree, so that every key nobody reads can be named with
 /// its path and the nearest known key ("`buttons[1].sorce`: unknown key; did you mean `source`?").
 ///
@@ -44,7 +46,7 @@ package indirect enum JSONKeySchema: Sendable {
         case (.object(let known), .object(let members)):
             var found: [UnknownKey] = []
             for (key, member) in members {
-                let at = path.isEmpty ? String(key.prefix(40)) : "\(path).\(key.prefix(40))"
+                let at = path.isEmpty ? InputEcho.escaped(key) : "\(path).\(InputEcho.escaped(key))"
                 if case .misplaced(let advice)? = known[key] {
                     found.append(UnknownKey(path: at, suggestion: nil, advice: advice))
                 } else if let schema = known[key] {

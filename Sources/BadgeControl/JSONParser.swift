@@ -1,5 +1,7 @@
 /// Why a JSON text was rejected: the reason and where it was found, as an editor counts
 /// (line and column, from 1; the column in characters) and as a byte offset.
+import BadgeCore
+
 package struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was wrong ("expected ':' after an object key").
     package let reason: String
@@ -75,7 +77,7 @@ private struct JSONTextParser {
         case UInt8(ascii: "f"): try expect("false"); return .bool(false)
         case UInt8(ascii: "n"): try expect("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
-        default: throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))'")
+        default: throw error("unexpected character \(InputEcho.quoted(String(Unicode.Scalar(bytes[index]))))")
         }
     }
 
@@ -96,7 +98,7 @@ private struct JSONTextParser {
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
             let key = try parseString()
-            guard keys.insert(key).inserted else { throw error("duplicate key \"\(key.prefix(40))\"", ranOut: false) }
+            guard keys.insert(key).inserted else { throw error("duplicate key \(InputEcho.quoted(key))", ranOut: false) }
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after an object key") }
             index += 1

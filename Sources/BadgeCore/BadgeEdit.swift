@@ -47,7 +47,7 @@ public enum BadgeEdit: Hashable, Sendable {
             return "\(verb): \(buttonID)'s count is its \(badge.items.count) items; remove them or clear it"
         case .removeItem(let key):
             guard badge.items.item(forKey: key) == nil else { return nil }
-            return "\(verb): \(buttonID) has no item \"\(key.prefix(40))\"" + (badge.hasItems ? "" : "; it has no items")
+            return "\(verb): \(buttonID) has no item \(InputEcho.quoted(key))" + (badge.hasItems ? "" : "; it has no items")
         case .clear, .text, .dot, .addItem:
             return nil
         }

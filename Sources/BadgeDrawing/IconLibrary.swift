@@ -205,7 +205,7 @@ public final class IconLibrary {
             return try Self.render(loaded.icon, pixels: pixels)
         }
         guard let bytes = files[name] ?? BundledIcons.svgData[name] else {
-            throw DrawingError("there is no icon named \"\(name)\"")
+            throw DrawingError("there is no icon named \(InputEcho.quoted(name, limit: 80))")
         }
         return try Self.render(try Self.parse(bytes, librsvg: try librsvg()), pixels: pixels)
     }

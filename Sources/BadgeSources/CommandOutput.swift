@@ -74,7 +74,7 @@ package struct CommandOutput: Equatable, Sendable {
             }
             content = .count(Int(count))
         case (.string(let text)?, nil, nil):
-            return failure("\"count\" must be a number, not the string \"\(text.prefix(40))\"")
+            return failure("\"count\" must be a number, not the string \(InputEcho.quoted(text))")
         case (nil, .string(let text)?, nil):
             content = .text(text)
         case (nil, nil, .bool(let dot)?):
@@ -103,8 +103,6 @@ package struct CommandOutputError: Error, Equatable, Sendable, CustomStringConve
 
     /// `printed "…", which is REASON`.
     package var description: String {
-        let shown = output.count > 60 ? String(output.prefix(60)) + "…" : output
-        let printable = String(shown.map { $0.isNewline ? " " : $0 })
-        return "printed \"\(printable)\": \(reason)"
+        "printed \(InputEcho.quoted(output, limit: 60)): \(reason)"
     }
 }

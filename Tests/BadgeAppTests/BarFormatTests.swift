@@ -226,7 +226,7 @@ import Testing
         var reader = I3barClickReader()
         func feed(_ text: String) -> [I3barClickReader.Item] { Array(text.utf8).withUnsafeBytes { reader.feed($0) } }
         #expect(feed("not json\n").count == 1)
-        #expect(feed(#"{"button":1}"# + "\n") == [.problem(#"ignored a click event without an instance and a button: "{"button":1}""#)])
+        #expect(feed(#"{"button":1}"# + "\n") == [.problem(#"ignored a click event without an instance and a button: "{\"button\":1}""#)])
         #expect(feed(#"{"instance":"a b","button":1}"# + "\n").count == 1)
         // A line without end: dropped at the limit with one message, however long it goes on.
         #expect(feed(String(repeating: "x", count: 10_000)).count == 1)

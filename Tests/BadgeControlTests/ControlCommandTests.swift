@@ -155,3 +155,31 @@ import Testing
         #expect(try ControlCommand.parse("items mail").get() == .items(id: "mail"))
     }
 }
+
+/// Input echoed in the control protocol's errors is one bounded line (issue 38).
+@Suite struct ControlCommandEchoTests {
+    @Test("A command with a line break in it is named in one line, escaped")
+    func unknownCommand() throws {
+        guard case .failure(let error) = ControlCommand.parse("inc\nmail") else { Issue.record("accepted"); return }
+        #expect(!error.reason.contains("\n"))
+        #expect(error.reason.hasPrefix(#"unknown command "inc\nmail""#))
+    }
+
+    @Test("Numbers, buttons, places, JSON errors and items echo input escaped and capped")
+    func otherErrors() {
+        for line in ["set mail 1\u{1B}2", "click mail \u{7}left", "peek mail --at 1,\r2", "set mail " + String(repeating: "9", count: 500),
+                     "add mail {\"k\u{0}\":1}", "add mail {\"title\":1,\"\u{2028}\":2}", "items mail [{\"title\u{85}\":1}]"] {
+            guard case .failure(let error) = ControlCommand.parse(line) else { continue }
+            #expect(!error.reason.unicodeScalars.contains(where: InputEcho.needsEscape), "\(error.reason.debugDescription)")
+            #expect(error.reason.count < 400)
+        }
+    }
+
+    @Test("The JSON reader names an unexpected control character escaped")
+    func jsonCharacter() {
+        #expect(throws: JSONParseError.self) { try JSONValue.parse([0x5B, 0x1B]) }
+        do { _ = try JSONValue.parse([0x5B, 0x1B]) } catch {
+            #expect(error.reason == #"unexpected character "\u{1B}""#)
+        }
+    }
+}

@@ -247,3 +247,26 @@ import BadgeIO
                                                                         member: "Introspect")) == .failure(.unknownObject("/nope")))
     }
 }
+
+/// A caller's id echoed in an error reply is one escaped line (issue 38).
+@Suite struct BadgeBusEchoTests {
+    @Test("Increment(\"m\\nail\", 1) answers InvalidArgs in one line")
+    func idWithLineBreak() {
+        let reply = BadgeBusInterface(path: BadgeBusInterfaceTests.path).answer(
+            .init(path: BadgeBusInterfaceTests.path, interface: BadgeBusInterface.name, member: "Increment", signature: nil,
+                  arguments: [.string("m\nail"), .int64(1)]), buttons: BadgeBusInterfaceTests.toolbar().buttons)
+        guard case .failure(let failure) = reply else { Issue.record("not refused: \(reply)"); return }
+        #expect(failure.name == DBUS_ERROR_INVALID_ARGS)
+        #expect(failure.message.hasPrefix(#"unknown button "m\nail""#))
+        #expect(!failure.message.contains("\n"))
+    }
+
+    @Test("Every error reply's text is made one line where it is encoded")
+    func errorReplyText() throws {
+        let call = DBusMessage.call("org.example", path: "/a", interface: "org.example.I", member: "M")
+        let reply = DBusMessage.error(to: call, name: DBUS_ERROR_FAILED, text: "x\ny\u{1B}" + String(repeating: "z", count: 5000))
+        guard case .string(let text)? = reply.body.first else { Issue.record("no text"); return }
+        #expect(!text.unicodeScalars.contains(where: InputEcho.needsEscape))
+        #expect(text.unicodeScalars.count <= 1001)
+    }
+}

@@ -100,8 +100,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("Exec=app \"unclosed", "Exec has a quote that is not closed: app \"unclosed"),
-        ("Exec=app %z", "Exec has an unknown field code %z"),
+        ("Exec=app \"unclosed", #"Exec has a quote that is not closed: "app \"unclosed""#),
+        ("Exec=app %z", #"Exec has an unknown field code "%z""#),
         ("Exec=app 100%", "Exec ends in a lone %"),
         ("Exec=%U", "Exec names no program"),
         ("Icon=x", "it has no Exec"),

@@ -171,7 +171,8 @@ import XvfbHarness
     }
 
     @Test func errorLinesAreJSON() {
-        #expect(ControlSocketServer.errorLine("bad \"x\"\n\\") == #"{"reply":"error","reason":"bad \"x\"\u000a\\"}"#)
+        // The reason is made one line first (InputEcho.line: the newline written as \n), then JSON-escaped.
+        #expect(ControlSocketServer.errorLine("bad \"x\"\n\\") == #"{"reply":"error","reason":"bad \"x\"\\n\\"}"#)
     }
 }
 

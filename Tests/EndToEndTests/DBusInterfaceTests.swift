@@ -286,6 +286,10 @@ struct DBusInterfaceTests {
         #expect(!sent.succeeded && (sent.output + sent.errors).contains("org.freedesktop.DBus.Error.InvalidArgs"), "\(sent)")
         let none = try clients.call("ShowDot")
         #expect(!none.succeeded && none.errors.contains("ShowDot takes (sb), not ()"), "\(none)")
+        // A caller's id echoed in the error is escaped: one line, whatever it held (issue 38).
+        let forged = try clients.call("Increment", "sx", "m\nail", "1")
+        #expect(!forged.succeeded && forged.errors.contains(#"unknown button "m\nail""#), "\(forged)")
+        #expect(!forged.errors.contains("\nail"), "the id's newline reached the error: \(forged)")
         try s.sync()
         #expect(s.unconsumedChanges().isEmpty, "a bad call changed a badge")
         #expect(try Self.count(s, "mail") == 12)

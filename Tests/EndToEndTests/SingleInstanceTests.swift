@@ -109,6 +109,10 @@ struct SingleInstanceTests {
         #expect(bad.status == .exited(2) && bad.stderr.contains("unknown button \"nosuch\""), "\(bad)")
         let junk = try d.msg(["frobnicate"])
         #expect(junk.status == .exited(2) && junk.stderr.contains("unknown command"), "\(junk)")
+        // Input echoed in an error is escaped: one line on stderr, whatever it held (issue 38).
+        let forged = try d.msg(["inc\nmail"])
+        #expect(forged.status == .exited(2) && forged.stderr.contains(#"unknown command "inc\nmail""#), "\(forged)")
+        #expect(forged.stderr.split(separator: "\n").count == 1, "\(forged.stderr.debugDescription)")
         // A negative number is refused as D-Bus refuses it, and changes nothing (it used to add 3).
         let negative = try d.msg(["dec", "mail", "-3"])
         #expect(negative.status == .exited(2) && negative.stderr.contains("dec: the step must be 0 or more, not -3"), "\(negative)")

@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeSources
 
 /// A button bound to another application's launcher count takes what the file does not give from
@@ -26,7 +27,7 @@ enum LauncherButton {
         } catch {
             entry = nil
             if case .notFound = error {
-                warning = "no desktop file for \"\(desktopID.prefix(80))\" (\(error)); its broadcasts are still followed"
+                warning = "no desktop file for \(InputEcho.quoted(desktopID, limit: 80)) (\(error)); its broadcasts are still followed"
             }
         }
         var button = button

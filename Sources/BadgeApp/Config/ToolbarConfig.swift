@@ -110,7 +110,7 @@ struct ToolbarConfig: Sendable {
         var config = ToolbarConfig(buttons: [], theme: nil, scale: nil)
         config.warnings = unknown.map { "\(file): \($0)" }
         if let name = try fields.string(root["theme"], "theme") {
-            guard let theme = Theme.named(name) else { throw fail("theme", "must be \"light\" or \"dark\", not \"\(name.prefix(40))\"") }
+            guard let theme = Theme.named(name) else { throw fail("theme", "must be \"light\" or \"dark\", not \(InputEcho.quoted(name))") }
             config.theme = theme
         }
         if let scale = try fields.number(root["scale"], "scale") {
@@ -137,9 +137,9 @@ struct ToolbarConfig: Sendable {
             guard let id = try fields.string(b["id"], "\(at).id") else { throw fail("\(at).id", "missing") }
             guard !id.isEmpty, id.utf8.count <= 64, id != "all",
                   id.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7f }) else {
-                throw fail("\(at).id", "\"\(id.prefix(40))\" must be 1 to 64 characters without spaces, and not \"all\"")
+                throw fail("\(at).id", "\(InputEcho.quoted(id)) must be 1 to 64 characters without spaces, and not \"all\"")
             }
-            guard seen.insert(id).inserted else { throw fail("\(at).id", "\"\(id)\" is used by an earlier button") }
+            guard seen.insert(id).inserted else { throw fail("\(at).id", "\(InputEcho.quoted(id)) is used by an earlier button") }
             var button = Button(id: id, iconName: nil, iconPath: nil, label: try fields.string(b["label"], "\(at).label") ?? id,
                                 content: .none, blinks: false, style: BadgeStyle(), format: BadgeFormat())
             button.labelGiven = b["label"] != nil && b["label"] != .null
@@ -167,7 +167,7 @@ struct ToolbarConfig: Sendable {
                     button.content = .dot
                     button.blinks = try fields.bool(content["blink"], "\(at).content.blink") ?? false
                 default:
-                    throw fail("\(at).content.kind", "must be none, count, text or dot, not \"\(kind.prefix(40))\"")
+                    throw fail("\(at).content.kind", "must be none, count, text or dot, not \(InputEcho.quoted(kind))")
                 }
             }
             if let style = b["style"], style != .null {
@@ -175,7 +175,7 @@ struct ToolbarConfig: Sendable {
                 func colour(_ name: String) throws(Error) -> Color? {
                     guard let value = try fields.string(style[name], "\(at).style.\(name)") else { return nil }
                     guard let colour = Color(hex: value), value.count == 7 else {
-                        throw fail("\(at).style.\(name)", "\"\(value.prefix(40))\" is not a colour \"#RRGGBB\"")
+                        throw fail("\(at).style.\(name)", "\(InputEcho.quoted(value)) is not a colour \"#RRGGBB\"")
                     }
                     return colour
                 }
@@ -211,7 +211,7 @@ struct ToolbarConfig: Sendable {
             }
             if let quiet = try fields.string(b["doNotDisturb"], "\(at).doNotDisturb") {
                 guard let display = DoNotDisturbDisplay(rawValue: quiet) else {
-                    throw fail("\(at).doNotDisturb", "must be hidden, dot or count, not \"\(quiet.prefix(40))\"")
+                    throw fail("\(at).doNotDisturb", "must be hidden, dot or count, not \(InputEcho.quoted(quiet))")
                 }
                 button.doNotDisturb = display
             }

@@ -30,7 +30,7 @@ enum DemoToolbar {
         let filePrefix = configFile.map { "\($0): " } ?? ""
         let bundled = Set(icons.names.filter { !$0.hasPrefix("file:") })
         for id in options.counts.keys.sorted() + options.icons.keys.sorted() where !config.buttons.contains(where: { $0.id == id }) {
-            throw DemoSetupError("unknown button \"\(id.prefix(40))\"; buttons are \(config.buttons.map(\.id).joined(separator: ", "))")
+            throw DemoSetupError("unknown button \(InputEcho.quoted(id)); buttons are \(config.buttons.map(\.id).joined(separator: ", "))")
         }
         var buttons: [ToolbarButton] = []
         for (index, original) in config.buttons.enumerated() {
@@ -52,7 +52,7 @@ enum DemoToolbar {
                     throw error.blamingConfigFile()
                 }
             } else if !bundled.contains(iconName) {
-                throw DemoSetupError("\(filePrefix)buttons[\(index)].icon: no bundled icon \"\(iconName.prefix(40))\"; "
+                throw DemoSetupError("\(filePrefix)buttons[\(index)].icon: no bundled icon \(InputEcho.quoted(iconName)); "
                     + "bundled icons are \(bundled.sorted().joined(separator: ", ")), or give the path of an SVG file",
                     inConfigFile: true)
             }

@@ -38,7 +38,7 @@ extension BadgeApplication {
     func execute(_ command: ControlCommand, host: ToolbarHost) -> Outcome {
         func target(_ id: String) -> ToolbarButton? { toolbar.button(id: id) }
         func unknown(_ id: String) -> Outcome {
-            .failed("unknown button \"\(id.prefix(40))\"; buttons are \(toolbar.buttons.map(\.id).joined(separator: ", "))")
+            .failed("unknown button \(InputEcho.quoted(id)); buttons are \(toolbar.buttons.map(\.id).joined(separator: ", "))")
         }
         /// One edit through the model's funnel, under the rules every front end shares (D-Bus too).
         func edit(_ id: String, _ edit: BadgeEdit, verb: String) -> Outcome {

@@ -1,3 +1,4 @@
+import BadgeCore
 import Glibc
 
 /// Which running instance a launch (or `badge-demo msg`) means: one instance per profile, and one
@@ -39,7 +40,7 @@ struct InstanceProfile: Hashable, Sendable {
         guard !name.isEmpty, name.utf8.count <= 40,
               name.utf8.allSatisfy({ $0.isASCIILetterOrDigit || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }),
               name.first != "-" else {
-            return "--profile must be 1 to 40 letters, digits, _ or - (not starting with -), not \"\(name.prefix(40))\""
+            return "--profile must be 1 to 40 letters, digits, _ or - (not starting with -), not \(InputEcho.quoted(name))"
         }
         return nil
     }

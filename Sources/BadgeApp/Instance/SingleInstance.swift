@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeControl
 import BadgeIO
 import BadgeX11
@@ -173,9 +174,9 @@ enum SingleInstance {
 
     /// The reason of an error reply, or nil for `{"reply":"ok"...}`.
     static func errorReason(_ reply: String) -> String? {
-        guard let value = try? JSONValue.parse(Array(reply.utf8)) else { return "unexpected reply \(reply.prefix(80))" }
+        guard let value = try? JSONValue.parse(Array(reply.utf8)) else { return "unexpected reply \(InputEcho.quoted(reply, limit: 80))" }
         if value["reply"]?.string == "ok" { return nil }
-        return value["reason"]?.string ?? "unexpected reply \(reply.prefix(80))"
+        return value["reason"]?.string ?? "unexpected reply \(InputEcho.quoted(reply, limit: 80))"
     }
 
     /// The options a running instance does not take over, by flag.

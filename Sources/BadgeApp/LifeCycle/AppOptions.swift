@@ -151,7 +151,7 @@ struct AppOptions: Equatable, Sendable {
                 switch next() {
                 case .success(let text):
                     guard let scale = Double(text), scale.isFinite, scale >= 0.5, scale <= 4 else {
-                        return .failure(Error(message: "--scale must be a number from 0.5 to 4, not \"\(text.prefix(40))\""))
+                        return .failure(Error(message: "--scale must be a number from 0.5 to 4, not \(InputEcho.quoted(text))"))
                     }
                     options.scale = scale
                 case .failure(let error): return .failure(error)
@@ -160,14 +160,14 @@ struct AppOptions: Equatable, Sendable {
                 switch next() {
                 case .success(let name):
                     guard let theme = Theme.named(name) else {
-                        return .failure(Error(message: "--theme must be light or dark, not \"\(name.prefix(40))\""))
+                        return .failure(Error(message: "--theme must be light or dark, not \(InputEcho.quoted(name))"))
                     }
                     options.theme = theme
                     options.themeFromFlag = true
                 case .failure(let error): return .failure(error)
                 }
             default:
-                return .failure(Error(message: "unknown argument \"\(arguments[index].prefix(80))\""))
+                return .failure(Error(message: "unknown argument \(InputEcho.quoted(arguments[index], limit: 80))"))
             }
             if inlineValue != nil, !flagsWithValues.contains(argument) {
                 return .failure(Error(message: "\(argument) takes no value"))
@@ -185,7 +185,7 @@ struct AppOptions: Equatable, Sendable {
 
     private static func parseAssignment(_ text: String, flag: String, what: String) -> Result<(String, String), Error> {
         guard let equals = text.firstIndex(of: "=") else {
-            return .failure(Error(message: "\(flag) expects ID=\(what), e.g. \(flag) bell=\(what == "N" ? "5" : "bell.svg"); got \"\(text.prefix(40))\""))
+            return .failure(Error(message: "\(flag) expects ID=\(what), e.g. \(flag) bell=\(what == "N" ? "5" : "bell.svg"); got \(InputEcho.quoted(text))"))
         }
         let id = String(text[..<equals]), rest = String(text[text.index(after: equals)...])
         guard !id.isEmpty else { return .failure(Error(message: "\(flag) needs a button id before \"=\"")) }
@@ -196,7 +196,7 @@ struct AppOptions: Equatable, Sendable {
     private static func parseCount(_ text: String) -> Result<(String, Int), Error> {
         parseAssignment(text, flag: "--count", what: "N").flatMap { id, number in
             guard let count = Int(number), count >= 0 else {
-                return .failure(Error(message: "--count \(id.prefix(40)): \"\(number.prefix(40))\" is not a whole number from 0 to \(Int.max)"))
+                return .failure(Error(message: "--count \(id.prefix(40)): \(InputEcho.quoted(number)) is not a whole number from 0 to \(Int.max)"))
             }
             return .success((id, count))
         }

@@ -1,14 +1,18 @@
+import BadgeCore
 import Glibc
 
 /// Writes diagnostics to standard error without touching C's `stderr` global (not concurrency-safe).
 enum StandardError {
-    /// Writes `message` and a newline to file descriptor 2, retrying short and interrupted writes;
-    /// gives up quietly when the descriptor fails, so diagnostics never stop the app.
+    /// Writes `message` as one line (``InputEcho/line(_:limit:)``: a control character in it is
+    /// escaped, its length capped, so no input echoed in it forges a second line) and a newline to
+    /// file descriptor 2, retrying short and interrupted writes; gives up quietly when the
+    /// descriptor fails, so diagnostics never stop the app.
     static func write(_ message: String) {
-        write(message, to: 2)
+        write(InputEcho.line(message), to: 2)
     }
 
-    /// Writes `line` and a newline to `descriptor` (standard output for `msg`'s answers), unbuffered.
+    /// Writes `line` and a newline to `descriptor` as it is (standard output for `msg`'s answers,
+    /// which are JSON lines; the usage text), unbuffered.
     static func write(_ line: String, to descriptor: Int32) {
         let message = line
         var text = message

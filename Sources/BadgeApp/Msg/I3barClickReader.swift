@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeControl
 import BadgeIO
 
@@ -87,7 +88,6 @@ struct I3barClickReader {
 
     /// `text` shortened and with its control characters shown as escapes, for one line of stderr.
     static func quoted(_ text: String) -> String {
-        let shown = text.prefix(80).map { $0.isNewline || ($0.asciiValue ?? 32) < 32 ? "?" : String($0) }.joined()
-        return "\"" + shown + (text.count > 80 ? "…" : "") + "\""
+        InputEcho.quoted(text, limit: 80)
     }
 }

@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeControl
 import BadgeIO
 import BadgeSources
@@ -132,7 +133,7 @@ extension MessageClient {
                     guard model.apply(parsed) else { continue }
                     if model.missesItsButton, !saidMissing, let only {
                         saidMissing = true
-                        StandardError.write("badge-demo msg: --button: the instance has no button \"\(only.prefix(40))\"; its buttons are \(model.buttons.map(\.id).joined(separator: ", "))")
+                        StandardError.write("badge-demo msg: --button: the instance has no button \(InputEcho.quoted(only)); its buttons are \(model.buttons.map { InputEcho.escaped($0.id) }.joined(separator: ", "))")
                     }
                     guard let line = format.line(model, settings) else { continue }
                     guard output.show(line) else { return .connectionLost }

@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeControl
 import BadgeX11
 import Glibc
@@ -130,7 +131,7 @@ enum MessageClient {
                 default: options.user = text
                 }
             default:
-                return .failure(.init(message: "unknown option \"\(argument.prefix(40))\""))
+                return .failure(.init(message: "unknown option \(InputEcho.quoted(argument))"))
             }
             index += 1
         }
@@ -149,7 +150,8 @@ enum MessageClient {
         let options: Options
         switch parse(arguments) {
         case .failure(let error):
-            StandardError.write("badge-demo msg: \(error.message)\n\(usage)")
+            StandardError.write("badge-demo msg: \(error.message)")
+            StandardError.write(usage, to: 2)
             return .refused
         case .success(let parsed):
             options = parsed
@@ -300,7 +302,7 @@ enum MessageClient {
         var owner = getuid()
         var runtime = Environment.value("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil }
         if let user = options.user {
-            guard let entry = getpwnam(user) else { return .failure(.init(message: "no user named \"\(user.prefix(40))\"")) }
+            guard let entry = getpwnam(user) else { return .failure(.init(message: "no user named \(InputEcho.quoted(user))")) }
             owner = entry.pointee.pw_uid
             runtime = "/run/user/\(owner)"
         }

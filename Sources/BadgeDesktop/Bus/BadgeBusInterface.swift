@@ -115,7 +115,7 @@ package struct BadgeBusInterface {
             targets = [id]
         } else {
             let known = ids.isEmpty ? "the toolbar has no buttons" : "buttons are \(ids.joined(separator: ", "))"
-            return .failure(DBusFailure(DBUS_ERROR_INVALID_ARGS, "unknown button \"\(id.prefix(40))\"; \(known)"))
+            return .failure(DBusFailure(DBUS_ERROR_INVALID_ARGS, "unknown button \(InputEcho.quoted(id)); \(known)"))
         }
         let change: Change
         let button = buttons.first { $0.id == id }

@@ -84,10 +84,10 @@ public final class BadgeBusService {
     /// with the host's bus). Throws when either is not a valid D-Bus name.
     public init(model: ToolbarModel, busName: String, objectPath: String) throws(InvalidName) {
         guard DBusIntrospection.isValidBusName(busName) else {
-            throw InvalidName(description: "\"\(busName.prefix(80))\" is not a D-Bus bus name (two or more dot-separated elements of A-Z, a-z, 0-9, _ and -, not starting with a digit, at most 255 bytes)")
+            throw InvalidName(description: "\(InputEcho.quoted(busName, limit: 80)) is not a D-Bus bus name (two or more dot-separated elements of A-Z, a-z, 0-9, _ and -, not starting with a digit, at most 255 bytes)")
         }
         guard DBusIntrospection.isValidObjectPath(objectPath) else {
-            throw InvalidName(description: "\"\(objectPath.prefix(80))\" is not a D-Bus object path (\"/\"-separated elements of A-Z, a-z, 0-9 and _)")
+            throw InvalidName(description: "\(InputEcho.quoted(objectPath, limit: 80)) is not a D-Bus object path (\"/\"-separated elements of A-Z, a-z, 0-9 and _)")
         }
         self.model = model
         self.busName = busName

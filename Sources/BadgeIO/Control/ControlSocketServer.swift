@@ -1,3 +1,4 @@
+import BadgeCore
 import CGlibcExtras
 import Glibc
 
@@ -316,7 +317,7 @@ public final class ControlSocketServer {
 
     /// `{"reply":"error","reason":"..."}`
     public static func errorLine(_ reason: String) -> String {
-        "{\"reply\":\"error\",\"reason\":\"\(jsonEscaped(reason))\"}"
+        "{\"reply\":\"error\",\"reason\":\"\(jsonEscaped(InputEcho.line(reason)))\"}"
     }
 
     /// The last line a dropped subscriber is sent, in the error events' shape:

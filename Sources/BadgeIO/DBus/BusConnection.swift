@@ -1,3 +1,4 @@
+import BadgeCore
 import Glibc
 
 /// A connection to a D-Bus bus (the session bus, or the accessibility bus) that never blocks and
@@ -423,7 +424,7 @@ package final class BusConnection {
             let offered = line.dropFirst("REJECTED".count).trimmingPrefix(" ")
             fail("the bus refused to let this user in (it accepts: \(offered.isEmpty ? "nothing" : String(offered)); this program authenticates with EXTERNAL)")
         } else {
-            fail("the bus answered the authentication with '\(line.prefix(80))'")
+            fail("the bus answered the authentication with \(InputEcho.quoted(line, limit: 80))")
         }
     }
 

@@ -1,3 +1,4 @@
+import BadgeCore
 import Glibc
 
 /// A D-Bus server address (`unix:path=/run/user/1000/bus`, `unix:abstract=…`, `tcp:host=127.0.0.1,port=…`;
@@ -24,7 +25,7 @@ package struct DBusAddress: Equatable, Sendable {
         var reasons: [String] = []
         for part in text.split(separator: ";") where !part.isEmpty {
             guard let colon = part.firstIndex(of: ":") else {
-                reasons.append("'\(part)' has no transport")
+                reasons.append("\(InputEcho.quoted(part, limit: 80)) has no transport")
                 continue
             }
             let transport = part[..<colon]
@@ -49,7 +50,7 @@ package struct DBusAddress: Equatable, Sendable {
                 }
                 endpoints.append(.tcp(host: host, port: port))
             default:
-                reasons.append("the transport '\(transport)' is not supported")
+                reasons.append("the transport \(InputEcho.quoted(transport)) is not supported")
             }
         }
         guard !endpoints.isEmpty else {
@@ -120,7 +121,7 @@ extension DBusAddress.Endpoint {
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var found: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &found) == 0, let info = found else {
-            throw DBusWire.Malformed("the tcp host '\(host)' is not a numeric address (names are not looked up, as that would block)")
+            throw DBusWire.Malformed("the tcp host \(InputEcho.quoted(host, limit: 80)) is not a numeric address (names are not looked up, as that would block)")
         }
         defer { freeaddrinfo(found) }
         let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

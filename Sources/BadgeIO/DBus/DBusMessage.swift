@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// One D-Bus message: its kind, header fields and body, encoded to and decoded from the wire
 /// (``DBusWire``) without libdbus.
 package struct DBusMessage: Equatable, Sendable {
@@ -88,10 +90,11 @@ package struct DBusMessage: Equatable, Sendable {
         DBusMessage(kind: .methodReturn, flags: noReplyExpectedFlag, replySerial: call.serial, destination: call.sender, body: values)
     }
 
-    /// The error `name` answering `call`, with a message for people.
+    /// The error `name` answering `call`, with a message for people: one line of bounded length
+    /// (``InputEcho/line(_:limit:)``), whatever the caller's arguments echoed in it held.
     package static func error(to call: DBusMessage, name: String, text: String) -> DBusMessage {
         DBusMessage(kind: .error, flags: noReplyExpectedFlag, errorName: name, replySerial: call.serial,
-                    destination: call.sender, body: [.string(text)])
+                    destination: call.sender, body: [.string(InputEcho.line(text))])
     }
 
     /// The body's signature (as received, or of the body to send).
@@ -196,6 +199,9 @@ package struct DBusMessage: Equatable, Sendable {
         flags = bytes[2]
         var header = DBusWire.Reader(bytes, littleEndian: little, start: 8)
         serial = try header.readInteger(UInt32.self)
+        // The specification (and libdbus) refuse serial 0: a reply to it could not name it.
+        // Found by the differential check against libdbus (Fuzz/dbus-message/regressions).
+        guard serial != 0 else { throw DBusWire.Malformed("a message with serial 0") }
         guard case .array(_, let fields)? = try header.read(signature: "a(yv)").first else {
             throw DBusWire.Malformed("no header fields")
         }

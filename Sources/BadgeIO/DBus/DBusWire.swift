@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// The D-Bus wire format (the specification's "Marshaling" section), in pure Swift: ``DBusValue``s
 /// written into and read out of message bytes, little-endian out, either byte order in.
 ///
@@ -177,7 +179,11 @@ package enum DBusWire {
             let length = lengthBytes == 1 ? Int(try readInteger(UInt8.self)) : Int(try readInteger(UInt32.self))
             let utf8 = try take(length)
             guard try take(1).first == 0 else { throw Malformed("a string is not terminated by NUL") }
-            return String(decoding: utf8, as: UTF8.self)
+            // As the specification (and libdbus) say: no NUL inside, strictly valid UTF-8. Found by
+            // fuzzing (Fuzz/dbus-message/regressions): a NUL inside was kept, and lost on the way out.
+            guard !utf8.contains(0) else { throw Malformed("a string holds a NUL byte") }
+            guard let text = String(validating: utf8, as: UTF8.self) else { throw Malformed("a string is not valid UTF-8") }
+            return text
         }
 
         private mutating func read(type: ArraySlice<UInt8>, depth: Int) throws(Malformed) -> DBusValue {
@@ -240,7 +246,7 @@ package enum DBusWire {
                 return .array(element: String(decoding: element, as: UTF8.self), items)
             default:
                 // `h` (a file descriptor) and anything unknown: never sent to the shell's objects.
-                throw Malformed("the type '\(String(decoding: [code], as: UTF8.self))' is not supported")
+                throw Malformed("the type \(InputEcho.quoted(String(decoding: [code], as: UTF8.self))) is not supported")
             }
         }
     }
@@ -283,7 +289,7 @@ package enum DBusWire {
             guard index < codes.count, codes[index] == UInt8(ascii: "}") else { throw Malformed("a dict entry is not closed") }
             index += 1
         default:
-            throw Malformed("the signature has the unknown type '\(String(decoding: [code], as: UTF8.self))'")
+            throw Malformed("the signature has the unknown type \(InputEcho.quoted(String(decoding: [code], as: UTF8.self)))")
         }
     }
 }

@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeIO
 import Glibc
 
@@ -18,7 +19,7 @@ package final class BusSourceConnection {
             bus = BusConnection(address: try DBusAddress(address), label: label)
             owned = true
         } catch {
-            throw SourceSetupError("\(label): the bus address \"\(address.prefix(80))\" cannot be used (\(error))")
+            throw SourceSetupError("\(label): the bus address \(InputEcho.quoted(address, limit: 80)) cannot be used (\(error))")
         }
     }
 

@@ -80,7 +80,7 @@ public final class LauncherEntrySource: BadgeSource {
 
     private static func parsed(_ desktopID: String) throws(SourceSetupError) -> DesktopFileID {
         guard let id = DesktopFileID(desktopID) else {
-            throw SourceSetupError("launcher source: \"\(desktopID.prefix(80))\" is not a desktop id")
+            throw SourceSetupError("launcher source: \(InputEcho.quoted(desktopID, limit: 80)) is not a desktop id")
         }
         return id
     }

@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// Why a desktop entry could not be found, read or used; its ``description`` is one line that
 /// names the file or the id, for a config warning or a tooltip.
 public enum DesktopEntryError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -21,7 +23,7 @@ public enum DesktopEntryError: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String {
         switch self {
         case .invalidID(let id):
-            "\"\(id)\" is not a desktop file id (a name like org.example.App, without \"/\")"
+            "\(InputEcho.quoted(id, limit: 80)) is not a desktop file id (a name like org.example.App, without \"/\")"
         case .notFound(let id, let searched):
             "no \(id) in " + searched.map { $0 + "/applications" }.joined(separator: ", ")
         case .unreadable(let path, let reason):

@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// The `[Desktop Entry]` group of a desktop file, as the Desktop Entry specification (1.5) reads
 /// it: `Key=value` and `Key[locale]=value` lines, comments and blank lines skipped, spaces around
 /// `=` ignored, every other group ignored. Values are kept raw; ``string(_:)`` applies the
@@ -37,7 +39,7 @@ package struct DesktopKeyFile: Sendable {
                 key = key[..<open]
             }
             guard !key.isEmpty, key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
-                throw ReasonError("line \(number) has an invalid key \"\(key)\"")
+                throw ReasonError("line \(number) has an invalid key \(InputEcho.quoted(key))")
             }
             if values[String(key), default: [:]][locale] == nil {
                 values[String(key), default: [:]][locale] = String(value)
@@ -69,7 +71,7 @@ package struct DesktopKeyFile: Sendable {
         switch value {
         case "true", "1": return true
         case "false", "0": return false
-        default: throw ReasonError("\(key) is \"\(value)\", not true or false")
+        default: throw ReasonError("\(key) is \(InputEcho.quoted(value)), not true or false")
         }
     }
 

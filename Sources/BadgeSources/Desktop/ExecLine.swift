@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// An `Exec` value split into an argument vector, for starting the program without a shell, by
 /// the Desktop Entry specification's rules: arguments are separated by spaces; an argument in
 /// double quotes may hold spaces and the reserved characters, and inside it `\"`, `` \` ``, `\$`
@@ -65,7 +67,7 @@ package enum ExecLine {
                 inWord = true
             }
         }
-        guard !quoted else { throw ReasonError("Exec has a quote that is not closed: \(exec)") }
+        guard !quoted else { throw ReasonError("Exec has a quote that is not closed: \(InputEcho.quoted(exec, limit: 80))") }
         if inWord { words.append(word) }
         return words
     }
@@ -88,7 +90,7 @@ package enum ExecLine {
             case "%": result.append("%")
             case "c": result += context.name
             case "k": result += context.path
-            default: throw ReasonError("Exec has an unknown field code %\(character)")
+            default: throw ReasonError("Exec has an unknown field code \(InputEcho.quoted("%" + String(character)))")
             }
             onlyDroppedCodes = false
         }

@@ -1,6 +1,8 @@
 /// One response of an IMAP server (RFC 9051 §7), parsed: tagged, untagged or a continuation
 /// request. Literals (`{n}` followed by n bytes) are read as strings; the values are bounded by
 /// the framer that produced the bytes (``IMAPResponseFramer``).
+import BadgeCore
+
 package struct IMAPResponse: Equatable, Sendable {
     /// Who the response answers.
     package enum Kind: Equatable, Sendable {
@@ -72,7 +74,7 @@ package struct IMAPResponse: Equatable, Sendable {
             return IMAPResponse(kind: .continuation, text: reader.restText())
         }
         let kind: Kind = first == "*" ? .untagged : .tagged(first)
-        guard reader.skipSpace() else { throw IMAPProtocolError("a response with nothing after its tag \"\(first.prefix(20))\"") }
+        guard reader.skipSpace() else { throw IMAPProtocolError("a response with nothing after its tag \(InputEcho.quoted(first, limit: 20))") }
         let mark = reader.position
         if let word = reader.word(), let status = Status(rawValue: word.uppercased()) {
             reader.skipSpace()
@@ -81,8 +83,7 @@ package struct IMAPResponse: Equatable, Sendable {
             return IMAPResponse(kind: kind, status: status, code: code, text: reader.restText())
         }
         guard kind == .untagged else {
-            let line = String(decoding: bytes.prefix(48), as: UTF8.self).unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }
-            throw IMAPProtocolError("a line that is no IMAP response (\"\(String(String.UnicodeScalarView(line)))\")")
+            throw IMAPProtocolError("a line that is no IMAP response (\(InputEcho.quoted(String(decoding: bytes.last == 10 ? bytes.dropLast(bytes.dropLast().last == 13 ? 2 : 1) : bytes[...], as: UTF8.self), limit: 48)))")
         }
         reader.position = mark
         return IMAPResponse(kind: kind, values: try reader.values())

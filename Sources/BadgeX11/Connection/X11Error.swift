@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// A failure of the X11 shell: what went wrong, in terms a user can act on.
 ///
 /// The shell never exits the process and never writes to standard error; an application decides
@@ -23,7 +25,7 @@ public enum X11Error: Error, Equatable, Sendable, CustomStringConvertible {
         case .noDisplay:
             return "no display: DISPLAY is not set (run inside an X session)"
         case .cannotOpenDisplay(let name, let reason):
-            return reason.isEmpty ? "cannot open display \"\(name)\"" : "cannot open display \"\(name)\" (\(reason))"
+            return reason.isEmpty ? "cannot open display \(InputEcho.quoted(name, limit: 80))" : "cannot open display \(InputEcho.quoted(name, limit: 80)) (\(reason))"
         case .connectionLost(let display, let reason):
             return "lost the connection to the X server on \(display) (\(reason))"
         case .requestRefused(let request, let error):
