@@ -1,3 +1,4 @@
+import BadgeCore
 import Glibc
 
 /// Writes diagnostics to standard error without touching C's `stderr` global (not concurrency-safe).
@@ -6,6 +7,11 @@ enum StandardError {
     /// gives up quietly when the descriptor fails, so diagnostics never stop the app.
     static func write(_ message: String) {
         write(message, to: 2)
+    }
+
+    /// Writes "badge-demo: " (or `program`'s name) and `sentence` in the user's language.
+    static func say(_ sentence: Sentence, program: String = "badge-demo") {
+        write(program + ": " + sentence.localized)
     }
 
     /// Writes `line` and a newline to `descriptor` (standard output for `msg`'s answers), unbuffered.
