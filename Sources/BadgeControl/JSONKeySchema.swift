@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// The keys a JSON document may hold, as a tree, so that every key nobody reads can be named with
 /// its path and the nearest known key ("`buttons[1].sorce`: unknown key; did you mean `source`?").
 ///
@@ -19,8 +21,12 @@ package indirect enum JSONKeySchema: Sendable {
         package let suggestion: String?
 
         /// "`buttons[1].sorce`: unknown key; did you mean `source`?"
-        package var description: String {
-            "\(path): unknown key" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
+        package var description: String { sentence.english }
+
+        /// The same, to say in the user's language.
+        package var sentence: Sentence {
+            suggestion.map { Sentence("%1$s: unknown key; did you mean \"%2$s\"?", .text(path), .text($0)) }
+                ?? Sentence("%s: unknown key", .text(path))
         }
     }
 

@@ -29,7 +29,7 @@ extension BadgeApplication {
         guard access(path, F_OK) == 0 else {
             // Removed (or renamed away, as editors do before writing the new one): what is shown stays.
             if cause == "signal" {
-                StandardError.write("badge-demo: \(path): no such file; keeping the toolbar")
+                StandardError.say(Sentence("%s: no such file; keeping the toolbar", .text("\(path)")))
                 board.apply(.event(.config(ControlEvents.configError("\(path): no such file", cause: cause))))
             }
             return
@@ -42,7 +42,7 @@ extension BadgeApplication {
             newToolbar = try DemoToolbar.make(config: Self.localized(config, bundled: false, locale: locale),
                                               configFile: path, options: flagless, clock: clock, text: text, icons: icons)
         } catch {
-            StandardError.write("badge-demo: \(error); keeping the toolbar")
+            StandardError.say(Sentence("%s; keeping the toolbar", .text("\(error)")))
             board.apply(.event(.config(ControlEvents.configError("\(error)", cause: cause))))
             return
         }

@@ -65,9 +65,13 @@ struct ToolbarConfig: Sendable {
     /// A rejected configuration: the file, the field and the reason in one line.
     struct Error: Swift.Error, CustomStringConvertible, Sendable {
         /// "FILE: FIELD: REASON".
-        let message: String
-        /// The message.
+        let sentence: Sentence
+        /// The message in the user's language.
+        var message: String { sentence.localized }
+        /// The message in the user's language.
         var description: String { message }
+
+        init(_ sentence: Sentence) { self.sentence = sentence }
     }
 
     /// Reads (through ``BoundedFile``, at most 1 MiB, a regular file only) and checks the file at `path`.
@@ -76,7 +80,7 @@ struct ToolbarConfig: Sendable {
         do {
             bytes = try BoundedFile.read(path, kind: .config)
         } catch {
-            throw Error(message: "\(path): \(error)")
+            throw Error(Sentence("%1$s: %2$s", .text(path), .text("\(error)")))
         }
         return try parse(bytes, file: path)
     }
@@ -87,25 +91,25 @@ struct ToolbarConfig: Sendable {
         do {
             root = try JSONValue.parse(bytes)
         } catch {
-            throw Error(message: "\(file): not valid JSON (\(error))")
+            throw Error(Sentence("%1$s: not valid JSON (%2$s)", .text(file), .text("\(error)")))
         }
-        func fail(_ field: String, _ reason: String) -> Error { Error(message: "\(file): \(field): \(reason)") }
+        func fail(_ field: String, _ reason: Sentence) -> Error { Error(Sentence("%1$s: %2$s: %3$s", .text(file), .text(field), .sentence(reason))) }
         let fields = ConfigFields(fail: fail)
-        guard case .object = root else { throw fail("top level", "expected an object") }
+        guard case .object = root else { throw fail("top level", Sentence("expected an object")) }
         var config = ToolbarConfig(buttons: [], theme: nil, scale: nil)
-        config.warnings = keys.unknownKeys(in: root).map { "\(file): \($0)" }
+        config.warnings = keys.unknownKeys(in: root).map { Sentence("%1$s: %2$s", .text(file), .sentence($0.sentence)).localized }
         if let name = try fields.string(root["theme"], "theme") {
-            guard let theme = Theme.named(name) else { throw fail("theme", "must be \"light\" or \"dark\", not \"\(name.prefix(40))\"") }
+            guard let theme = Theme.named(name) else { throw fail("theme", Sentence("must be \"light\" or \"dark\", not \"%s\"", .text("\(name.prefix(40))"))) }
             config.theme = theme
         }
         if let scale = try fields.number(root["scale"], "scale") {
-            guard scale.isFinite, scale >= 0.5, scale <= 4 else { throw fail("scale", "must be a number from 0.5 to 4, not \(scale)") }
+            guard scale.isFinite, scale >= 0.5, scale <= 4 else { throw fail("scale", Sentence("must be a number from 0.5 to 4, not %s", .text("\(scale)"))) }
             config.scale = scale
         }
         config.monitorScales = MonitorScaleConfig.parse(root, file: file)
         config.warnings += config.monitorScales.warnings
         if let control = root["control"], control != .null {
-            guard case .object = control else { throw fail("control", "expected an object") }
+            guard case .object = control else { throw fail("control", Sentence("expected an object")) }
             config.allowsRoot = try fields.bool(control["allowRoot"], "control.allowRoot") ?? false
         }
         guard let buttons = try fields.array(root["buttons"], "buttons") else {
@@ -114,69 +118,69 @@ struct ToolbarConfig: Sendable {
             config.listsButtons = false
             return config
         }
-        guard !buttons.isEmpty, buttons.count <= 32 else { throw fail("buttons", "must list 1 to 32 buttons, not \(buttons.count)") }
+        guard !buttons.isEmpty, buttons.count <= 32 else { throw fail("buttons", Sentence("must list 1 to 32 buttons, not %s", .text("\(buttons.count)"))) }
         var seen = Set<String>()
         for (index, b) in buttons.enumerated() {
             let at = "buttons[\(index)]"
-            guard case .object = b else { throw fail(at, "expected an object") }
-            guard let id = try fields.string(b["id"], "\(at).id") else { throw fail("\(at).id", "missing") }
+            guard case .object = b else { throw fail(at, Sentence("expected an object")) }
+            guard let id = try fields.string(b["id"], "\(at).id") else { throw fail("\(at).id", Sentence("missing")) }
             guard !id.isEmpty, id.utf8.count <= 64, id != "all",
                   id.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7f }) else {
-                throw fail("\(at).id", "\"\(id.prefix(40))\" must be 1 to 64 characters without spaces, and not \"all\"")
+                throw fail("\(at).id", Sentence("\"%s\" must be 1 to 64 characters without spaces, and not \"all\"", .text("\(id.prefix(40))")))
             }
-            guard seen.insert(id).inserted else { throw fail("\(at).id", "\"\(id)\" is used by an earlier button") }
+            guard seen.insert(id).inserted else { throw fail("\(at).id", Sentence("\"%s\" is used by an earlier button", .text("\(id)"))) }
             var button = Button(id: id, iconName: nil, iconPath: nil, label: try fields.string(b["label"], "\(at).label") ?? id,
                                 content: .none, blinks: false, style: BadgeStyle(), format: BadgeFormat())
             button.labelGiven = b["label"] != nil && b["label"] != .null
             button.iconGiven = b["icon"] != nil && b["icon"] != .null
             let icon = try fields.string(b["icon"], "\(at).icon") ?? id
-            guard !icon.isEmpty else { throw fail("\(at).icon", "must not be empty") }
+            guard !icon.isEmpty else { throw fail("\(at).icon", Sentence("must not be empty")) }
             if icon.contains("/") || icon.hasSuffix(".svg") { button.iconPath = icon } else { button.iconName = icon }
             if let content = b["content"], content != .null {
-                guard case .object = content else { throw fail("\(at).content", "expected an object") }
-                guard let kind = try fields.string(content["kind"], "\(at).content.kind") else { throw fail("\(at).content.kind", "missing") }
+                guard case .object = content else { throw fail("\(at).content", Sentence("expected an object")) }
+                guard let kind = try fields.string(content["kind"], "\(at).content.kind") else { throw fail("\(at).content.kind", Sentence("missing")) }
                 switch kind {
                 case "none": button.content = .none
                 case "count":
                     guard let count = try fields.integer(content["count"], "\(at).content.count") else {
-                        throw fail("\(at).content.count", "missing for kind \"count\"")
+                        throw fail("\(at).content.count", Sentence("missing for kind \"count\""))
                     }
-                    guard count >= 0 else { throw fail("\(at).content.count", "must be 0 or more, not \(count)") }
+                    guard count >= 0 else { throw fail("\(at).content.count", Sentence("must be 0 or more, not %s", .text("\(count)"))) }
                     button.content = .count(count)
                 case "text":
                     guard let text = try fields.string(content["text"], "\(at).content.text") else {
-                        throw fail("\(at).content.text", "missing for kind \"text\"")
+                        throw fail("\(at).content.text", Sentence("missing for kind \"text\""))
                     }
                     button.content = .text(text)
                 case "dot":
                     button.content = .dot
                     button.blinks = try fields.bool(content["blink"], "\(at).content.blink") ?? false
                 default:
-                    throw fail("\(at).content.kind", "must be none, count, text or dot, not \"\(kind.prefix(40))\"")
+                    throw fail("\(at).content.kind", Sentence("must be none, count, text or dot, not \"%s\"", .text("\(kind.prefix(40))")))
                 }
             }
             if let style = b["style"], style != .null {
-                guard case .object = style else { throw fail("\(at).style", "expected an object") }
+                guard case .object = style else { throw fail("\(at).style", Sentence("expected an object")) }
                 func colour(_ name: String) throws(Error) -> Color? {
                     guard let value = try fields.string(style[name], "\(at).style.\(name)") else { return nil }
                     guard let colour = Color(hex: value), value.count == 7 else {
-                        throw fail("\(at).style.\(name)", "\"\(value.prefix(40))\" is not a colour \"#RRGGBB\"")
+                        throw fail("\(at).style.\(name)", Sentence("\"%s\" is not a colour \"#RRGGBB\"", .text("\(value.prefix(40))")))
                     }
                     return colour
                 }
                 if let c = try colour("background") { button.style.backgroundColor = c }
                 if let c = try colour("textColor") { button.style.textColor = c }
                 if let size = try fields.number(style["fontSize"], "\(at).style.fontSize") {
-                    guard size.isFinite, size >= 4, size <= 72 else { throw fail("\(at).style.fontSize", "must be from 4 to 72, not \(size)") }
+                    guard size.isFinite, size >= 4, size <= 72 else { throw fail("\(at).style.fontSize", Sentence("must be from 4 to 72, not %s", .text("\(size)"))) }
                     button.style.font.size = size
                 }
                 if let maximum = try fields.integer(style["maximumCount"], "\(at).style.maximumCount") {
-                    guard maximum >= 1 else { throw fail("\(at).style.maximumCount", "must be 1 or more, not \(maximum)") }
+                    guard maximum >= 1 else { throw fail("\(at).style.maximumCount", Sentence("must be 1 or more, not %s", .text("\(maximum)"))) }
                     button.format.maximumCount = maximum
                 }
                 if let length = try fields.integer(style["maximumTextLength"], "\(at).style.maximumTextLength") {
                     guard length >= 1, length <= 1000 else {
-                        throw fail("\(at).style.maximumTextLength", "must be from 1 to 1000, not \(length)")
+                        throw fail("\(at).style.maximumTextLength", Sentence("must be from 1 to 1000, not %s", .text("\(length)")))
                     }
                     button.format.maximumTextLength = length
                 }
@@ -185,7 +189,7 @@ struct ToolbarConfig: Sendable {
                 button.source = try SourceConfig.parse(source, at: "\(at).source", fields: fields, fail: fail)
                 if button.content != .none {
                     // A number no source gave would be drawn as the source's.
-                    config.warnings.append("\(file): \(at).content: not shown: the button's source gives its value")
+                    config.warnings.append(Sentence("%s.content: not shown: the button's source gives its value", .text("\(file): \(at)")).localized)
                     button.content = .none
                 }
             }
@@ -196,7 +200,7 @@ struct ToolbarConfig: Sendable {
             }
             if let quiet = try fields.string(b["doNotDisturb"], "\(at).doNotDisturb") {
                 guard let display = DoNotDisturbDisplay(rawValue: quiet) else {
-                    throw fail("\(at).doNotDisturb", "must be hidden, dot or count, not \"\(quiet.prefix(40))\"")
+                    throw fail("\(at).doNotDisturb", Sentence("must be hidden, dot or count, not \"%s\"", .text("\(quiet.prefix(40))")))
                 }
                 button.doNotDisturb = display
             }
@@ -208,13 +212,13 @@ struct ToolbarConfig: Sendable {
 
 /// Typed reads of optional JSON fields; a value of the wrong type names the field and what was expected.
 struct ConfigFields {
-    let fail: (String, String) -> ToolbarConfig.Error
+    let fail: (String, Sentence) -> ToolbarConfig.Error
 
     func string(_ value: JSONValue?, _ field: String) throws(ToolbarConfig.Error) -> String? {
         switch value {
         case nil, .null?: return nil
         case .string(let text)?: return text
-        default: throw fail(field, "expected a string")
+        default: throw fail(field, Sentence("expected a string"))
         }
     }
 
@@ -223,7 +227,7 @@ struct ConfigFields {
         case nil, .null?: return nil
         case .int(let number)?: return Double(number)
         case .double(let number)?: return number
-        default: throw fail(field, "expected a number")
+        default: throw fail(field, Sentence("expected a number"))
         }
     }
 
@@ -231,8 +235,8 @@ struct ConfigFields {
         switch value {
         case nil, .null?: return nil
         case .int(let number)?: return number
-        case .double(let number)?: throw fail(field, "expected a whole number, not \(number)")
-        default: throw fail(field, "expected a number")
+        case .double(let number)?: throw fail(field, Sentence("expected a whole number, not %s", .text("\(number)")))
+        default: throw fail(field, Sentence("expected a number"))
         }
     }
 
@@ -240,7 +244,7 @@ struct ConfigFields {
         switch value {
         case nil, .null?: return nil
         case .bool(let flag)?: return flag
-        default: throw fail(field, "expected true or false")
+        default: throw fail(field, Sentence("expected true or false"))
         }
     }
 
@@ -248,7 +252,7 @@ struct ConfigFields {
         switch value {
         case nil, .null?: return nil
         case .array(let items)?: return items
-        default: throw fail(field, "expected an array")
+        default: throw fail(field, Sentence("expected an array"))
         }
     }
 }

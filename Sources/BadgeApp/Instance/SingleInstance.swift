@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeControl
 import BadgeIO
 import BadgeX11
@@ -97,12 +98,12 @@ enum SingleInstance {
             // The profile is free: the instance ended, before or during this hand-over.
             if let lock = try? InstanceLock.acquire(path: lockPath) {
                 withExtendedLifetime(lock) {}
-                if let lastProblem { StandardError.write("badge-demo: the running instance went away (\(lastProblem)); taking the profile over") }
+                if let lastProblem { StandardError.say(Sentence("the running instance went away (%s); taking the profile over", .text("\(lastProblem)"))) }
                 return nil
             }
             guard SystemTime.monotonic - start < handOverPatience + ControlSocketClient.connectTimeout else {
                 let why = lastProblem.map { " (\($0))" } ?? ""
-                StandardError.write("badge-demo: another badge-demo holds \(lockPath) but does not answer on \(path)\(why); it may be stopped: start this one with --new-instance, or end that one")
+                StandardError.say(Sentence("another badge-demo holds %1$s but does not answer on %2$s%3$s; it may be stopped: start this one with --new-instance, or end that one", .text("\(lockPath)"), .text("\(path)"), .text("\(why)")))
                 return .setupFailed
             }
             switch attempt(options: options, path: path, startupID: startupID) {
@@ -119,7 +120,7 @@ enum SingleInstance {
                     withExtendedLifetime(lock) {}
                     return nil
                 }
-                StandardError.write("badge-demo: handing over to the running instance failed: \(problem); it may be stopped: start this one with --new-instance, or end that one")
+                StandardError.say(Sentence("handing over to the running instance failed: %s; it may be stopped: start this one with --new-instance, or end that one", .text("\(problem)")))
                 return .setupFailed
             }
         }
@@ -151,7 +152,7 @@ enum SingleInstance {
             }
             let token = startupID.map { " " + $0 } ?? ""
             if let reason = errorReason(try client.request("activate" + token)) {
-                StandardError.write("badge-demo: the running instance (pid \(client.serverPID)) could not raise its window: \(reason)")
+                StandardError.say(Sentence("the running instance (pid %1$s) could not raise its window: %2$s", .text("\(client.serverPID)"), .text("\(reason)")))
             }
         } catch .timedOut {
             return .stuck("the instance (pid \(client.serverPID)) did not answer within \(Int(ControlSocketClient.replyTimeout)) s")
@@ -160,7 +161,7 @@ enum SingleInstance {
         }
         let ignored = ignoredOptions(options)
         if !ignored.isEmpty {
-            StandardError.write("badge-demo: badge-demo runs already (pid \(client.serverPID)): passed on the counts and raised its window; \(ignored.joined(separator: ", ")) apply only to a new window (--new-instance)")
+            StandardError.say(Sentence("badge-demo runs already (pid %1$s): passed on the counts and raised its window; %2$s apply only to a new window (--new-instance)", .text("\(client.serverPID)"), .text("\(ignored.joined(separator: ", "))")))
         }
         return .done(.closed)
     }

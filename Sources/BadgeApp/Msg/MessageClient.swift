@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeControl
 import BadgeX11
 import Glibc
@@ -109,36 +110,36 @@ enum MessageClient {
             case "--watch": options.watch = true
             case "--format":
                 guard let text = value(), let format = BarFormat(rawValue: text) else {
-                    return .failure(.init(message: "--format must be one of \(BarFormat.allCases.map(\.rawValue).joined(separator: ", "))"))
+                    return .failure(.init(Sentence("--format must be one of %s", .text(BarFormat.allCases.map(\.rawValue).joined(separator: ", ")))))
                 }
                 options.format = format
             case "--no-separator": options.separator = false
             case "--start": options.start = true
             case "--button":
-                guard let text = value(), !text.isEmpty else { return .failure(.init(message: "--button needs a button's id")) }
+                guard let text = value(), !text.isEmpty else { return .failure(.init(Sentence("--button needs a button's id"))) }
                 options.button = text
             case "--help", "-h": options.help = true
             case "--": options.command = Array(arguments[(index + 1)...]); index = arguments.count; continue
             case "--profile", "--state", "--socket", "--user":
-                guard let text = value(), !text.isEmpty else { return .failure(.init(message: "\(argument) needs a value")) }
+                guard let text = value(), !text.isEmpty else { return .failure(.init(Sentence("%s needs a value", .text(argument)))) }
                 switch argument {
                 case "--profile":
-                    if let problem = InstanceProfile.problem(with: text) { return .failure(.init(message: problem)) }
+                    if let problem = InstanceProfile.problem(with: text) { return .failure(.init(problem)) }
                     options.profile = text == "default" ? nil : text
                 case "--state": options.statePath = text
                 case "--socket": options.socketPath = text
                 default: options.user = text
                 }
             default:
-                return .failure(.init(message: "unknown option \"\(argument.prefix(40))\""))
+                return .failure(.init(Sentence("unknown option \"%s\"", .text(String(argument.prefix(40))))))
             }
             index += 1
         }
         if [options.profile, options.statePath, options.socketPath].compactMap({ $0 }).count > 1 {
-            return .failure(.init(message: "give one of --profile, --state and --socket"))
+            return .failure(.init(Sentence("give one of --profile, --state and --socket")))
         }
         if options.start, options.profile != nil || options.statePath != nil || options.socketPath != nil || options.user != nil {
-            return .failure(.init(message: "--start starts the default instance (the bus name io.github.badgekit.BadgeDemo): it cannot be combined with --profile, --state, --socket or --user"))
+            return .failure(.init(Sentence("--start starts the default instance (the bus name %s): it cannot be combined with --profile, --state, --socket or --user", .text("io.github.badgekit.BadgeDemo"))))
         }
         return .success(options)
     }
@@ -161,7 +162,7 @@ enum MessageClient {
         // A command given on the command line is checked here first, so a typo or a negative
         // number is exit 2 with its reason even when no instance runs.
         if !options.command.isEmpty, let reason = problem(with: line(for: options.command)) {
-            StandardError.write("badge-demo msg: \(reason)")
+            StandardError.say(reason, program: "badge-demo msg")
             return .refused
         }
         let owner: uid_t
@@ -187,7 +188,7 @@ enum MessageClient {
         do {
             client = try ControlSocketClient(path: path, owner: owner)
         } catch {
-            StandardError.write("badge-demo msg: \(error)")
+            StandardError.say(error.sentence, program: "badge-demo msg")
             switch error {
             case .noInstance: return .noInstance
             case .timedOut: return .connectionLost
@@ -221,13 +222,13 @@ enum MessageClient {
             while true {
                 do {
                     guard let event = try client.readLine(timeout: nil) else {
-                        StandardError.write("badge-demo msg: \(dropped ?? "the instance closed the connection")")
+                        StandardError.write("badge-demo msg: " + (dropped ?? Sentence("the instance closed the connection").localized))
                         return .connectionLost
                     }
                     if let reason = droppedReason(event) { dropped = reason }
                     StandardError.write(event, to: 1)
                 } catch {
-                    StandardError.write("badge-demo msg: \(error)")
+                    StandardError.say(error.sentence, program: "badge-demo msg")
                     return .connectionLost
                 }
             }
@@ -256,11 +257,11 @@ enum MessageClient {
 
     /// Why the instance would refuse `line`, or nil when it is a command it takes (the socket's
     /// own `hello` and `subscribe` included).
-    static func problem(with line: String) -> String? {
+    static func problem(with line: String) -> Sentence? {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
         if words == ["hello"] || words == ["subscribe"] { return nil }
         guard case .failure(let error) = ControlCommand.parse(line) else { return nil }
-        return error.reason
+        return error.sentence
     }
 
     /// Sends one line and prints its answer: nothing for a plain "ok", the JSON for an answer with
@@ -270,7 +271,7 @@ enum MessageClient {
         do {
             reply = try client.request(line)
         } catch {
-            StandardError.write("badge-demo msg: \(error)")
+            StandardError.say(error.sentence, program: "badge-demo msg")
             return .connectionLost
         }
         if let reason = SingleInstance.errorReason(reply) {
@@ -288,7 +289,7 @@ enum MessageClient {
         var owner = getuid()
         var runtime = Environment.value("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil }
         if let user = options.user {
-            guard let entry = getpwnam(user) else { return .failure(.init(message: "no user named \"\(user.prefix(40))\"")) }
+            guard let entry = getpwnam(user) else { return .failure(.init(Sentence("no user named \"%s\"", .text(String(user.prefix(40)))))) }
             owner = entry.pointee.pw_uid
             runtime = "/run/user/\(owner)"
         }
