@@ -76,6 +76,12 @@ case .success(var options):
         if Environment.value("FC_LANG") == nil { setenv("FC_LANG", "en", 1) }
     }
     if let directory = locale.localeDirectory { DesktopLocale.bind(BadgeApplication.domain, to: directory) }
+    // A catalogue that is not where it was looked for: said once, in English (there is nothing
+    // to say it in the user's language with), with the place, so a packager or a user can fix it.
+    if let missing = locale.missingCatalogue(domain: BadgeApplication.domain) {
+        StandardError.write("badge-demo: no catalogue for \(locale.language ?? "") at \(missing) (`make locale` builds them; "
+            + "BADGEKIT_LOCALEDIR names another folder); carrying on in English")
+    }
     // SIGTERM, SIGINT and SIGHUP have been blocked since before the first library initializer
     // (CEarlySignals); from here on they are loop events: one that arrived at any moment since exec
     // is pending, and ends the app cleanly on the loop's first turn.

@@ -58,8 +58,9 @@ public final class CommandSource: BadgeSource {
         self.outputLimit = max(1, outputLimit)
         self.environment = environment.mapValues { Optional($0) }
         let shown = expanded.enumerated().map { $0 == 0 ? FilePaths.abbreviatingHome($1) : $1 }
-        defaultDescription = description ?? "command " + shown.joined(separator: " ")
-        reading = SourceReading(description: defaultDescription)
+        let said = description.map { Sentence(verbatim: $0) } ?? Sentence("command %s", .text(shown.joined(separator: " ")))
+        defaultDescription = said.english
+        reading = SourceReading(said: said)
     }
 
     /// The pipes and the pidfd of the run in progress.

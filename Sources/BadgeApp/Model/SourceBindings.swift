@@ -153,7 +153,7 @@ final class SourceBindings {
               let button = toolbar?.button(id: buttonID) else { return }
         binding.overriddenBy = cause.rawValue
         button.badge.confidence = .current
-        button.badge.sourceDescription = Sentence("%1$s, changed by %2$s", .text(binding.source.reading.description), .text(cause.rawValue)).localized
+        button.badge.sourceDescription = Sentence("%1$s, changed by %2$s", .sentence(binding.source.reading.descriptionToSay), .text(cause.rawValue)).localized
     }
 
     /// Reads `buttonID`'s source again now (every source for nil); false for a button with none.
@@ -296,11 +296,11 @@ final class SourceBindings {
     func explanation(of buttonID: String, now: Double = SystemTime.realtime) -> Sentence? {
         guard let binding = binding(of: buttonID), binding.applied || !binding.optional else { return nil }
         let reading = binding.source.reading
-        var parts = [Sentence("from %s", .text(reading.description))]
+        var parts = [Sentence("from %s", .sentence(reading.descriptionToSay))]
         if let updated = reading.updated { parts.append(Self.age(now - updated)) } else { parts.append(Sentence("no reading yet")) }
         if let cause = binding.overriddenBy { parts.append(Sentence("overridden by %s until its next reading", .text(cause))) }
         if reading.isStale {
-            parts.append(reading.error.map { Sentence("not up to date: %s", .text($0)) } ?? Sentence("not up to date"))
+            parts.append(reading.errorToSay.map { Sentence("not up to date: %s", .sentence($0)) } ?? Sentence("not up to date"))
         }
         return Sentence.list(parts)
     }

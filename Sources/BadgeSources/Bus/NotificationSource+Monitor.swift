@@ -123,7 +123,7 @@ extension NotificationSource {
             // Not yet watching: what the count is cannot be known.
             return fail("waiting for the bus to let this badge watch \(serverName ?? "the daemon")'s notifications")
         }
-        publish(SourceReading(content: .count(shown.count), description: describe(), updated: SystemTime.realtime,
+        publish(SourceReading(content: .count(shown.count), said: describe(), updated: SystemTime.realtime,
                               items: shownItems(count: shown.count)))
     }
 
