@@ -64,6 +64,13 @@ public struct SourceReading: Equatable, Sendable {
         descriptionSentence.flatMap { $0.english == description ? $0 : nil } ?? Sentence(verbatim: description)
     }
 
+    /// Equal when what people and scripts read is: the sentences are the same words, kept for
+    /// saying them in another language.
+    public static func == (a: SourceReading, b: SourceReading) -> Bool {
+        a.content == b.content && a.description == b.description && a.updated == b.updated && a.error == b.error
+            && a.isStale == b.isStale && a.items == b.items && a.isAbsent == b.isAbsent
+    }
+
     /// The error to say, on the same terms; nil without an error.
     package var errorToSay: Sentence? {
         error.map { text in errorSentence.flatMap { $0.english == text ? $0 : nil } ?? Sentence(verbatim: text) }
