@@ -138,7 +138,7 @@ package enum ControlCommand: Hashable, Sendable {
                 let json = try JSONValue(parsing: afterID)
                 return .success(.addItem(id: id, item: try BadgeItem(json: json, action: .producer, dismissable: true)))
             } catch let error as JSONParseError {
-                return .failure(ControlCommandError(Sentence("add: the item is not valid JSON: %s", .text(error.description))))
+                return .failure(ControlCommandError(Sentence("add: the item is not valid JSON: %s", .sentence(error.sentence))))
             } catch let error as ControlCommandError {
                 return .failure(ControlCommandError(Sentence("add: %s", .sentence(error.sentence))))
             } catch {

@@ -90,9 +90,12 @@ struct GermanWordsTests {
         #expect(refused.lines == ["badge-demo msg: unbekannte Schaltfläche \"nosuch\"; die Schaltflächen sind mail"], "\(refused.lines)")
         let negative = try Self.msg(["dec", "mail", "-3"], runtime: runtime)
         #expect(negative.lines == ["badge-demo msg: dec: der Schritt muss 0 oder mehr sein, nicht -3"], "\(negative.lines)")
+        let json = try Self.msg(["add", "mail", "{\"key\": 1"], runtime: runtime)
+        #expect(json.lines.first?.hasPrefix("badge-demo msg: add: der Eintrag ist kein gültiges JSON: ") == true
+                && json.lines.first?.hasSuffix("unerwartetes Ende des Textes in einem Objekt in Zeile 1, Spalte 10") == true, "\(json.lines)")
         let option = try Self.msg(["--frob"], runtime: runtime)
         #expect(option.lines.first == "badge-demo msg: unbekannte Option \"--frob\"", "\(option.lines)")
-        for line in unknown.lines + refused.lines + negative.lines + option.lines.prefix(1) {
+        for line in unknown.lines + refused.lines + negative.lines + json.lines + option.lines.prefix(1) {
             #expect(Self.english(in: line.replacingOccurrences(of: "badge-demo msg", with: "")).isEmpty, "English in \(line)")
         }
         let gone = try Self.msg(["state"], runtime: runtime + "/elsewhere")

@@ -91,7 +91,7 @@ struct ToolbarConfig: Sendable {
         do {
             root = try JSONValue.parse(bytes)
         } catch {
-            throw Error(Sentence("%1$s: not valid JSON (%2$s)", .text(file), .text("\(error)")))
+            throw Error(Sentence("%1$s: not valid JSON (%2$s)", .text(file), .sentence(error.sentence)))
         }
         func fail(_ field: String, _ reason: Sentence) -> Error { Error(Sentence("%1$s: %2$s: %3$s", .text(file), .text(field), .sentence(reason))) }
         let fields = ConfigFields(fail: fail)
