@@ -46,7 +46,8 @@ struct GermanWordsTests {
         let config = try Artifacts.path(for: "german-words-\(getpid()).json")
         defer { unlink(config) }
         let file = fopen(config, "w")
-        fputs(#"{"buttons": [{"id": "mail", "icon": "mail", "label": "Post", "lable": "x", "source": {"command": ["printf", "3"]}}]}"#, file)
+        fputs(#"{"buttons": [{"id": "mail", "icon": "mail", "label": "Post", "lable": "x", "source": {"command": ["printf", "3"]}},"#
+              + #" {"id": "ci", "icon": "chat", "label": "CI", "source": {"command": ["sh", "-c", "exit 3"]}}]}"#, file)
         fclose(file)
 
         let s = try DemoSession("german-words", arguments: ["--config", config, "--no-state"],
@@ -71,6 +72,15 @@ struct GermanWordsTests {
         #expect(description == "Post, 3 ungelesen, aus Befehl printf 3", "\(description)")
         #expect(explained["source"]?["description"]?.string == "command printf 3", "state and explain's JSON stay English")
 
+        // A source that fails: why, in German.
+        var failing = ""
+        repeat {
+            try s.command("explain ci")
+            failing = try s.app.readEvent(named: "explain", timeout: 10)["text"]?.string ?? ""
+        } while !failing.contains("Status") && !deadline.hasPassed
+        #expect(failing.contains("aus Befehl sh -c exit 3") && failing.contains("nicht aktuell: sh endete mit Status 3"), "\(failing)")
+        #expect(Self.english(in: failing).isEmpty, "English in explain: \(failing)")
+
         // The peek of a button with a source: its header says where the count comes from.
         try s.click(MouseButton.right, on: "mail")
         _ = try s.peekEvent("opened")
@@ -87,7 +97,7 @@ struct GermanWordsTests {
                 "\(unknown.lines)")
         let refused = try Self.msg(["set", "nosuch", "3"], runtime: runtime)
         #expect(refused.status == .exited(2))
-        #expect(refused.lines == ["badge-demo msg: unbekannte Schaltfläche \"nosuch\"; die Schaltflächen sind mail"], "\(refused.lines)")
+        #expect(refused.lines == ["badge-demo msg: unbekannte Schaltfläche \"nosuch\"; die Schaltflächen sind mail, ci"], "\(refused.lines)")
         let negative = try Self.msg(["dec", "mail", "-3"], runtime: runtime)
         #expect(negative.lines == ["badge-demo msg: dec: der Schritt muss 0 oder mehr sein, nicht -3"], "\(negative.lines)")
         let json = try Self.msg(["add", "mail", "{\"key\": 1"], runtime: runtime)
