@@ -217,7 +217,7 @@ final class SavedCounts {
             if backoff.succeeded() { warn(Sentence("%s: the counts are saved again", .text(path)).localized) }
         } catch {
             if force {
-                warn(Sentence("%1$s: the counts shown at exit are not saved (%2$s)", .text(path), .text("\(error)")).localized)
+                warn(Sentence("%1$s: the counts shown at exit are not saved (%2$s)", .text(path), .sentence(error.sentence)).localized)
                 return
             }
             if case .busy = error, now - (busySince ?? now) < Self.busyPatience {
@@ -230,7 +230,7 @@ final class SavedCounts {
             let retry = backoff.failed()
             if retry.isFirst {
                 warn(Sentence("%1$s: cannot save the counts (%2$s); trying again in %3$s s, then less often (every %4$s s at most)",
-                              .text(path), .text("\(error)"), .number(Int(retry.delay)), .number(Int(backoff.longest))).localized)
+                              .text(path), .sentence(error.sentence), .number(Int(retry.delay)), .number(Int(backoff.longest))).localized)
             }
             dueTime = now + retry.delay
         }
