@@ -123,7 +123,7 @@ public final class NotificationSource: BadgeSource {
         bus.watchOwner(of: Self.daemonName) { [weak self] owner in self?.daemonOwner(owner) }
         bus.subscribe(.signal("org.freedesktop.DBus.Properties", "PropertiesChanged", sender: Self.daemonName, path: Self.daemonPath,
                               arguments: [0: Self.dunstInterface])) { [weak self] message in self?.propertiesChanged(message) }
-        bus.whenLost { [weak self] reason in self?.fail("the session bus is away (\(reason))") }
+        bus.whenLost { [weak self] reason in self?.fail(Sentence("the session bus is away (%s)", .text(reason))) }
         publish(SourceReading(content: nil, said: Sentence("notifications: looking for the notification daemon")))
     }
 
@@ -188,7 +188,7 @@ public final class NotificationSource: BadgeSource {
     }
 
     /// The error while no daemon is on the bus and the monitor waits for one.
-    static let noDaemonWatching = "no notification daemon on the session bus (watching for one: its first notification will count)"
+    static let noDaemonWatching = Sentence("no notification daemon on the session bus (watching for one: its first notification will count)")
 
     private func noDaemon() {
         owner = nil
@@ -204,9 +204,9 @@ public final class NotificationSource: BadgeSource {
         publish(none)
     }
 
-    func fail(_ error: String) {
+    func fail(_ error: Sentence) {
         var stale = reading
-        stale.error = error
+        stale.fail(error)
         stale.isStale = true
         publish(stale)
     }
@@ -231,7 +231,7 @@ public final class NotificationSource: BadgeSource {
                 self.publish(SourceReading(content: .count(count), said: self.describe(),
                                            updated: SystemTime.realtime, items: self.shownItems(count: count)))
             } else {
-                self.fail("dunst did not answer with its counts")
+                self.fail(Sentence("dunst did not answer with its counts"))
             }
             if self.queryAgain {
                 self.queryAgain = false
