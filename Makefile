@@ -63,7 +63,8 @@ release-link:
 	  ' "linker": {"extraCLIOptions": ["--symbol-ordering-file=$(ORDER_FILE)", "--no-warn-symbol-ordering",' \
 	  '                                "-z", "pack-relative-relocs"]}}' > $(RELEASE_LINK)/toolset.json
 
-release: deps release-link
+# The catalogues too: the uninstalled release binary finds them in .build/locale (DesktopLocale).
+release: deps release-link locale
 	$(SWIFT) build $(RELEASE_FLAGS) --product badge-demo
 
 # Starts the demo on $DISPLAY; with no display, renders the window offscreen instead. The

@@ -1,4 +1,5 @@
 // badge-demo: a toolbar whose buttons carry count, text and dot badges. Wiring only.
+import BadgeCore
 import BadgeDrawing
 import BadgeX11
 import Glibc
@@ -25,6 +26,10 @@ func renderAndExit(_ render: () throws -> Void) -> Never {
 
 // `badge-demo msg …`: a client of the running instance; no display, no window.
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "msg" {
+    // Its messages in the user's language, from the same catalogues as the app's (no warning for a
+    // locale that is not installed: a bar or a script reads msg's standard error).
+    let locale = DesktopLocale.adopt()
+    if let directory = locale.localeDirectory { DesktopLocale.bind(BadgeApplication.domain, to: directory) }
     exit(MessageClient.run(arguments: Array(CommandLine.arguments.dropFirst(2))).rawValue)
 }
 
@@ -67,12 +72,18 @@ case .success(var options):
     // The user's locale, first (before any thread): descriptions, labels, digits and direction.
     let locale = DesktopLocale.adopt()
     if let missing = locale.unavailable {
-        StandardError.write("badge-demo: the locale \(missing.prefix(60))\(missing.count > 60 ? "…" : "") is not installed; carrying on in English (C)")
+        StandardError.say(Sentence("the locale %1$s%2$s is not installed; carrying on in English (C)", .text("\(missing.prefix(60))"), .text("\(missing.count > 60 ? "…" : "")")))
         // Fontconfig reads the same variables and echoes a value it cannot use whole: give it
         // the language the app carries on in (before the text thread starts).
         if Environment.value("FC_LANG") == nil { setenv("FC_LANG", "en", 1) }
     }
     if let directory = locale.localeDirectory { DesktopLocale.bind(BadgeApplication.domain, to: directory) }
+    // A catalogue that is not where it was looked for: said once, in English (there is nothing
+    // to say it in the user's language with), with the place, so a packager or a user can fix it.
+    if let missing = locale.missingCatalogue(domain: BadgeApplication.domain) {
+        StandardError.write("badge-demo: no catalogue for \(locale.language ?? "") at \(missing) (`make locale` builds them; "
+            + "BADGEKIT_LOCALEDIR names another folder); carrying on in English")
+    }
     // SIGTERM, SIGINT and SIGHUP have been blocked since before the first library initializer
     // (CEarlySignals); from here on they are loop events: one that arrived at any moment since exec
     // is pending, and ends the app cleanly on the loop's first turn.
@@ -80,7 +91,7 @@ case .success(var options):
     do {
         signals = try SignalWatcher(signals: [SIGTERM, SIGINT, SIGHUP])
     } catch {
-        StandardError.write("badge-demo: \(error); SIGTERM and SIGINT end the app at once, SIGHUP too")
+        StandardError.say(Sentence("%s; SIGTERM and SIGINT end the app at once, SIGHUP too", .text("\(error)")))
         // Blocked without a signalfd, they would never end the app: their default action again.
         var set = sigset_t()
         sigemptyset(&set)

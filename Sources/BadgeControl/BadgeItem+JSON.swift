@@ -15,20 +15,20 @@ extension BadgeItem {
     /// Reads an item; a missing or mistyped field is a reason a producer can act on.
     /// `action` is used when the object names no `command` (a producer's items tell the producer).
     package init(json: JSONValue, action: BadgeItemAction? = nil, dismissable: Bool = false) throws(ControlCommandError) {
-        guard case .object = json, let fields = json.object else { throw ControlCommandError("an item must be a JSON object") }
+        guard case .object = json, let fields = json.object else { throw ControlCommandError(Sentence("an item must be a JSON object")) }
         guard let key = fields["key"]?.string ?? fields["key"]?.int.map(String.init), !key.isEmpty else {
-            throw ControlCommandError("an item needs a \"key\" (a string)")
+            throw ControlCommandError(Sentence("an item needs a \"key\" (a string)"))
         }
-        guard let title = fields["title"]?.string else { throw ControlCommandError("item \(InputEcho.quoted(key)) needs a \"title\" (a string)") }
+        guard let title = fields["title"]?.string else { throw ControlCommandError(Sentence("item \"%s\" needs a \"title\" (a string)", .text(InputEcho.escaped(key, quote: true)))) }
         func text(_ name: String) throws(ControlCommandError) -> String? {
             guard let value = fields[name], value != .null else { return nil }
-            guard let text = value.string else { throw ControlCommandError("item \(InputEcho.quoted(key)): \"\(name)\" must be a string") }
+            guard let text = value.string else { throw ControlCommandError(Sentence("item \"%1$s\": \"%2$s\" must be a string", .text(InputEcho.escaped(key, quote: true)), .text(name))) }
             return text
         }
         var time: Double?
         if let value = fields["time"], value != .null {
             guard let seconds = value.double, seconds.isFinite, seconds >= 0 else {
-                throw ControlCommandError("item \(InputEcho.quoted(key)): \"time\" must be seconds since 1970 (0 or more)")
+                throw ControlCommandError(Sentence("item \"%s\": \"time\" must be seconds since 1970 (0 or more)", .text(InputEcho.escaped(key, quote: true))))
             }
             time = seconds
         }
@@ -36,13 +36,13 @@ extension BadgeItem {
         if let value = fields["command"], value != .null {
             guard let words = value.array?.compactMap(\.string), words.count == value.array?.count, let program = words.first,
                   !program.isEmpty else {
-                throw ControlCommandError("item \(InputEcho.quoted(key)): \"command\" must be a list of strings, the program first")
+                throw ControlCommandError(Sentence("item \"%s\": \"command\" must be a list of strings, the program first", .text(InputEcho.escaped(key, quote: true))))
             }
             chosen = .run([program] + words.dropFirst())
         }
         var canDismiss = dismissable
         if let value = fields["dismissable"], value != .null {
-            guard let flag = value.bool else { throw ControlCommandError("item \(InputEcho.quoted(key)): \"dismissable\" must be true or false") }
+            guard let flag = value.bool else { throw ControlCommandError(Sentence("item \"%s\": \"dismissable\" must be true or false", .text(InputEcho.escaped(key, quote: true)))) }
             canDismiss = flag
         }
         self.init(key: key, title: title, detail: try text("detail"), time: time, origin: try text("origin"),

@@ -64,19 +64,19 @@ package enum ControlCommand: Hashable, Sendable {
     /// Parses one line (without its newline). Leading and trailing spaces are ignored.
     package static func parse(_ line: String) -> Result<ControlCommand, ControlCommandError> {
         guard line.utf8.count <= maximumLineLength else {
-            return .failure(ControlCommandError("line longer than \(maximumLineLength) bytes"))
+            return .failure(ControlCommandError(Sentence("line longer than %s bytes", .number(maximumLineLength))))
         }
         let trimmed = line.trimmingSpaces
-        guard !trimmed.isEmpty else { return .failure(ControlCommandError("empty command")) }
+        guard !trimmed.isEmpty else { return .failure(ControlCommandError(Sentence("empty command"))) }
         let (verb, rest) = trimmed.splitFirstWord()
         let arguments = rest.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         switch verb {
         case "set":
             guard arguments.count == 2 else { return .failure(usage("set ID N")) }
-            return parseNumber(arguments[1], verb: verb, what: "count").map { .set(id: arguments[0], count: $0) }
+            return parseNumber(arguments[1], verb: verb, isStep: false).map { .set(id: arguments[0], count: $0) }
         case "inc", "dec":
             guard arguments.count == 1 || arguments.count == 2 else { return .failure(usage("\(verb) ID [N]")) }
-            let step = arguments.count == 2 ? parseNumber(arguments[1], verb: verb, what: "step") : .success(1)
+            let step = arguments.count == 2 ? parseNumber(arguments[1], verb: verb, isStep: true) : .success(1)
             return step.map { verb == "inc" ? .increment(id: arguments[0], by: $0) : .decrement(id: arguments[0], by: $0) }
         case "text":
             let (id, text) = rest.splitFirstWord()
@@ -101,7 +101,7 @@ package enum ControlCommand: Hashable, Sendable {
         case "click":
             guard arguments.count == 1 || arguments.count == 2 else { return .failure(usage("click ID [left|middle|right|up|down]")) }
             guard let pointer = arguments.count == 2 ? PointerButton(controlName: arguments[1]) : .primary else {
-                return .failure(ControlCommandError("click: the button must be left, middle, right, up or down (or 1 to 5), not \(InputEcho.quoted(arguments[1]))"))
+                return .failure(ControlCommandError(Sentence("click: the button must be left, middle, right, up or down (or 1 to 5), not \"%s\"", .text(InputEcho.escaped(arguments[1], quote: true)))))
             }
             return .success(.click(id: arguments[0], pointer: pointer))
         case "peek":
@@ -131,7 +131,7 @@ package enum ControlCommand: Hashable, Sendable {
             guard arguments.isEmpty else { return .failure(usage("quit")) }
             return .success(.quit)
         default:
-            return .failure(ControlCommandError("unknown command \(InputEcho.quoted(verb)); expected set, inc, dec, text, dot, clear, add, remove, items, click, peek, state, sync, activate, refresh, explain, act or quit"))
+            return .failure(ControlCommandError(Sentence("unknown command \"%s\"; expected set, inc, dec, text, dot, clear, add, remove, items, click, peek, state, sync, activate, refresh, explain, act or quit", .text(InputEcho.escaped(verb, quote: true)))))
         }
     }
 
@@ -147,11 +147,11 @@ package enum ControlCommand: Hashable, Sendable {
                 let json = try JSONValue(parsing: afterID)
                 return .success(.addItem(id: id, item: try BadgeItem(json: json, action: .producer, dismissable: true)))
             } catch let error as JSONParseError {
-                return .failure(ControlCommandError("add: the item is not valid JSON: \(error)"))
+                return .failure(ControlCommandError(Sentence("add: the item is not valid JSON: %s", .sentence(error.sentence))))
             } catch let error as ControlCommandError {
-                return .failure(ControlCommandError("add: \(error.reason)"))
+                return .failure(ControlCommandError(Sentence("add: %s", .sentence(error.sentence))))
             } catch {
-                return .failure(ControlCommandError("add: \(error)"))
+                return .failure(ControlCommandError(Sentence("add: %s", .text("\(error)"))))
             }
         }
         let (key, text) = afterID.splitFirstWord()
@@ -174,7 +174,7 @@ package enum ControlCommand: Hashable, Sendable {
         let values = numbers.compactMap { Int($0) }
         guard values.count == numbers.count, values.count == 2 || values.count == 4,
               values.allSatisfy({ abs($0) <= maximumCoordinate }), values.dropFirst(2).allSatisfy({ $0 >= 0 }) else {
-            return .failure(ControlCommandError("peek: --at takes X,Y or X,Y,W,H in whole pixels (sizes 0 or more), not \(InputEcho.quoted(arguments[2]))"))
+            return .failure(ControlCommandError(Sentence("peek: --at takes X,Y or X,Y,W,H in whole pixels (sizes 0 or more), not \"%s\"", .text(InputEcho.escaped(arguments[2], quote: true)))))
         }
         let anchor = PixelRect(x: values[0], y: values[1], width: values.count == 4 ? values[2] : 1, height: values.count == 4 ? values[3] : 1)
         return .success(.peek(id: id, anchor: anchor))
@@ -184,23 +184,26 @@ package enum ControlCommand: Hashable, Sendable {
     package static let maximumCoordinate = 32767
 
     private static func usage(_ form: String) -> ControlCommandError {
-        ControlCommandError("usage: \(form)")
+        ControlCommandError(Sentence("usage: %s", .text(form)))
     }
 
     /// A count or step: a whole number, 0 or more, refused with the words D-Bus uses otherwise
     /// (`Decrement: the step must be 0 or more`), so `dec mail -3` never adds 3.
-    private static func parseNumber(_ text: String, verb: String, what: String) -> Result<Int, ControlCommandError> {
+    private static func parseNumber(_ text: String, verb: String, isStep: Bool) -> Result<Int, ControlCommandError> {
+        func negative(_ shown: String) -> ControlCommandError {
+            ControlCommandError(isStep ? Sentence("%1$s: the step must be 0 or more, not %2$s", .text(verb), .text(shown))
+                                       : Sentence("%1$s: the count must be 0 or more, not %2$s", .text(verb), .text(shown)))
+        }
         guard let value = Int(text) else {
             let digits = text.drop { $0 == "-" || $0 == "+" }
             if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
-                if text.hasPrefix("-") {
-                    return .failure(ControlCommandError("\(verb): the \(what) must be 0 or more, not \(InputEcho.quoted(text))"))
-                }
-                return .failure(ControlCommandError("number \(InputEcho.quoted(text)) is out of range (0…\(Int.max))"))
+                if text.hasPrefix("-") { return .failure(negative(InputEcho.escaped(text, quote: true))) }
+                return .failure(ControlCommandError(Sentence("number %1$s is out of range (0…%2$s)", .text(InputEcho.escaped(text, quote: true)),
+                                                             .text(String(Int.max)))))
             }
-            return .failure(ControlCommandError("\(InputEcho.quoted(text)) is not a whole number"))
+            return .failure(ControlCommandError(Sentence("\"%s\" is not a whole number", .text(InputEcho.escaped(text, quote: true)))))
         }
-        guard value >= 0 else { return .failure(ControlCommandError("\(verb): the \(what) must be 0 or more, not \(value)")) }
+        guard value >= 0 else { return .failure(negative(String(value))) }
         return .success(value)
     }
 }
@@ -227,12 +230,18 @@ extension PointerButton {
 }
 
 /// Why a control line was rejected.
-package struct ControlCommandError: Error, Hashable, Sendable {
-    /// A one-line reason for the script author.
-    package let reason: String
+package struct ControlCommandError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A one-line reason for the script author, to say in the user's language.
+    package let sentence: Sentence
+
+    /// The reason in English.
+    package var reason: String { sentence.english }
+
+    /// The reason in English.
+    package var description: String { reason }
 
     /// Creates an error with a reason.
-    package init(_ reason: String) { self.reason = reason }
+    package init(_ sentence: Sentence) { self.sentence = sentence }
 }
 
 extension String {

@@ -16,7 +16,7 @@ package indirect enum JSONKeySchema: Sendable {
     case objectOrArray([String: JSONKeySchema])
     /// A key that belongs elsewhere (people put it here): warned with `advice`, which says where
     /// it goes ("belongs beside \"imap\", as source.open").
-    case misplaced(advice: String)
+    case misplaced(advice: Sentence)
 
     /// One key no schema names.
     package struct UnknownKey: Hashable, Sendable, CustomStringConvertible {
@@ -25,12 +25,16 @@ package indirect enum JSONKeySchema: Sendable {
         /// The known key at the same place nearest to it, when one is near enough to be a typo.
         package let suggestion: String?
         /// Where a key known to belong elsewhere goes (``JSONKeySchema/misplaced(advice:)``), or nil.
-        package var advice: String? = nil
+        package var advice: Sentence? = nil
 
         /// "`buttons[1].sorce`: unknown key; did you mean `source`?", or "PATH: ADVICE" for a misplaced key.
-        package var description: String {
-            if let advice { return "\(path): \(advice)" }
-            return "\(path): unknown key" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
+        package var description: String { sentence.english }
+
+        /// The same, to say in the user's language.
+        package var sentence: Sentence {
+            if let advice { return Sentence("%1$s: %2$s", .text(path), .sentence(advice)) }
+            return suggestion.map { Sentence("%1$s: unknown key; did you mean \"%2$s\"?", .text(path), .text($0)) }
+                ?? Sentence("%s: unknown key", .text(path))
         }
 
         /// The path of the object that holds the key ("buttons[1]" for "buttons[1].sorce").

@@ -1,10 +1,12 @@
-/// Why a JSON text was rejected: the reason and where it was found, as an editor counts
-/// (line and column, from 1; the column in characters) and as a byte offset.
 import BadgeCore
 
+/// Why a JSON text was rejected: the reason and where it was found, as an editor counts
+/// (line and column, from 1; the column in characters) and as a byte offset.
 package struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was wrong ("expected ':' after an object key").
-    package let reason: String
+    package var reason: String { reasonSentence.english }
+    /// What was wrong, to say in the user's language.
+    package let reasonSentence: Sentence
     /// The byte offset in the text.
     package let offset: Int
     /// The line, from 1.
@@ -18,7 +20,12 @@ package struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertibl
 
     /// An error at `offset`; `bytes` gives its line and column. `ranOut`: see ``ranOut``.
     package init(reason: String, offset: Int, in bytes: [UInt8] = [], ranOut: Bool = false) {
-        self.reason = reason
+        self.init(said: Sentence(verbatim: reason), offset: offset, in: bytes, ranOut: ranOut)
+    }
+
+    /// An error at `offset` for a reason said as a sentence; `bytes` gives its line and column.
+    package init(said reason: Sentence, offset: Int, in bytes: [UInt8] = [], ranOut: Bool = false) {
+        reasonSentence = reason
         self.offset = offset
         self.ranOut = ranOut
         let before = bytes.prefix(max(0, min(offset, bytes.count)))
@@ -29,7 +36,12 @@ package struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 
     /// "REASON at line L, column C".
-    package var description: String { "\(reason) at line \(line), column \(column)" }
+    package var description: String { sentence.english }
+
+    /// "REASON at line L, column C", to say in the user's language.
+    package var sentence: Sentence {
+        Sentence("%1$s at line %2$s, column %3$s", .sentence(reasonSentence), .number(line), .number(column))
+    }
 }
 
 extension JSONValue {
@@ -41,7 +53,7 @@ extension JSONValue {
         parser.skipSpace()
         let value = try parser.parseValue(depth: 0)
         parser.skipSpace()
-        guard parser.index == bytes.count else { throw parser.error("unexpected text after the JSON value") }
+        guard parser.index == bytes.count else { throw parser.error(Sentence("unexpected text after the JSON value")) }
         return value
     }
 
@@ -58,8 +70,8 @@ private struct JSONTextParser {
 
     /// An error here; the text ran out when it is at its end, unless `ranOut` says otherwise (a
     /// mistake found only once its last byte was read: a leading zero, a duplicate key).
-    func error(_ reason: String, ranOut: Bool? = nil) -> JSONParseError {
-        JSONParseError(reason: reason, offset: index, in: bytes, ranOut: ranOut ?? (index >= bytes.count))
+    func error(_ reason: Sentence, ranOut: Bool? = nil) -> JSONParseError {
+        JSONParseError(said: reason, offset: index, in: bytes, ranOut: ranOut ?? (index >= bytes.count))
     }
 
     mutating func skipSpace() {
@@ -67,8 +79,8 @@ private struct JSONTextParser {
     }
 
     mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth <= 64 else { throw error("nested more than 64 levels deep") }
-        guard index < bytes.count else { throw error("unexpected end of the text") }
+        guard depth <= 64 else { throw error(Sentence("nested more than 64 levels deep")) }
+        guard index < bytes.count else { throw error(Sentence("unexpected end of the text")) }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
@@ -77,13 +89,13 @@ private struct JSONTextParser {
         case UInt8(ascii: "f"): try expect("false"); return .bool(false)
         case UInt8(ascii: "n"): try expect("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
-        default: throw error("unexpected character \(InputEcho.quoted(String(Unicode.Scalar(bytes[index]))))")
+        default: throw error(Sentence("unexpected character '%s'", .text("\(Character(Unicode.Scalar(bytes[index])))")))
         }
     }
 
     mutating func expect(_ word: String) throws(JSONParseError) {
         for byte in word.utf8 {
-            guard index < bytes.count, bytes[index] == byte else { throw error("expected \(word)") }
+            guard index < bytes.count, bytes[index] == byte else { throw error(Sentence("expected %s", .text("\(word)"))) }
             index += 1
         }
     }
@@ -96,19 +108,19 @@ private struct JSONTextParser {
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {
             skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error(Sentence("expected a string key")) }
             let key = try parseString()
-            guard keys.insert(key).inserted else { throw error("duplicate key \(InputEcho.quoted(key))", ranOut: false) }
+            guard keys.insert(key).inserted else { throw error(Sentence("duplicate key \"%s\"", .text(InputEcho.escaped(key, quote: true))), ranOut: false) }
             skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after an object key") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error(Sentence("expected ':' after an object key")) }
             index += 1
             skipSpace()
             members.append((key, try parseValue(depth: depth + 1)))
             skipSpace()
-            guard index < bytes.count else { throw error("unexpected end of the text in an object") }
+            guard index < bytes.count else { throw error(Sentence("unexpected end of the text in an object")) }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-            throw error("expected ',' or '}' in an object")
+            throw error(Sentence("expected ',' or '}' in an object"))
         }
     }
 
@@ -121,10 +133,10 @@ private struct JSONTextParser {
             skipSpace()
             items.append(try parseValue(depth: depth + 1))
             skipSpace()
-            guard index < bytes.count else { throw error("unexpected end of the text in an array") }
+            guard index < bytes.count else { throw error(Sentence("unexpected end of the text in an array")) }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-            throw error("expected ',' or ']' in an array")
+            throw error(Sentence("expected ',' or ']' in an array"))
         }
     }
 
@@ -134,7 +146,7 @@ private struct JSONTextParser {
         var raw: [UInt8] = []
         func flush() throws(JSONParseError) {
             guard !raw.isEmpty else { return }
-            guard let text = String(validating: raw, as: UTF8.self) else { throw error("a string is not valid UTF-8") }
+            guard let text = String(validating: raw, as: UTF8.self) else { throw error(Sentence("a string is not valid UTF-8")) }
             scalars.append(contentsOf: text.unicodeScalars)
             raw.removeAll(keepingCapacity: true)
         }
@@ -164,32 +176,32 @@ private struct JSONTextParser {
                     var code = try parseHex4()
                     if (0xD800...0xDBFF).contains(code) {
                         guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                            throw error("a lone UTF-16 surrogate in a string")
+                            throw error(Sentence("a lone UTF-16 surrogate in a string"))
                         }
                         index += 2
                         let low = try parseHex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw error("a lone UTF-16 surrogate in a string") }
+                        guard (0xDC00...0xDFFF).contains(low) else { throw error(Sentence("a lone UTF-16 surrogate in a string")) }
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
-                    guard let scalar = Unicode.Scalar(code) else { throw error("a lone UTF-16 surrogate in a string") }
+                    guard let scalar = Unicode.Scalar(code) else { throw error(Sentence("a lone UTF-16 surrogate in a string")) }
                     scalars.append(scalar)
-                default: throw error("unknown escape in a string")
+                default: throw error(Sentence("unknown escape in a string"))
                 }
             case 0..<0x20:
-                throw error("a control character in a string")
+                throw error(Sentence("a control character in a string"))
             default:
                 raw.append(byte)
                 index += 1
             }
         }
-        throw error("a string is not closed")
+        throw error(Sentence("a string is not closed"))
     }
 
     mutating func parseHex4() throws(JSONParseError) -> UInt32 {
         guard index + 4 <= bytes.count else {
             // `\u00` at the end of the text is a cut, not a mistake, when what is there is hex.
             let hex = bytes[index...].allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
-            throw error("expected four hex digits after \\u", ranOut: hex)
+            throw error(Sentence("expected four hex digits after \\u"), ranOut: hex)
         }
         var value: UInt32 = 0
         for _ in 0..<4 {
@@ -199,7 +211,7 @@ private struct JSONTextParser {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw error("expected four hex digits after \\u")
+            default: throw error(Sentence("expected four hex digits after \\u"))
             }
             value = value * 16 + digit
             index += 1
@@ -217,18 +229,18 @@ private struct JSONTextParser {
             return index - first
         }
         let integerDigits = digits()
-        guard integerDigits > 0 else { throw error("expected digits in a number") }
-        if integerDigits > 1, bytes[index - integerDigits] == UInt8(ascii: "0") { throw error("a number with a leading zero", ranOut: false) }
+        guard integerDigits > 0 else { throw error(Sentence("expected digits in a number")) }
+        if integerDigits > 1, bytes[index - integerDigits] == UInt8(ascii: "0") { throw error(Sentence("a number with a leading zero"), ranOut: false) }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             isInteger = false
             index += 1
-            guard digits() > 0 else { throw error("expected digits after the decimal point") }
+            guard digits() > 0 else { throw error(Sentence("expected digits after the decimal point")) }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             isInteger = false
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard digits() > 0 else { throw error("expected digits in an exponent") }
+            guard digits() > 0 else { throw error(Sentence("expected digits in an exponent")) }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let value = Int(text) { return .int(value) }

@@ -41,13 +41,21 @@ public enum BadgeEdit: Hashable, Sendable {
     /// their number, so a number given by hand (set, increment, decrement) would lie about them
     /// (remove the items, or clear the badge). And an item can be removed only when it is there.
     public func refusal(on badge: BadgeController, buttonID: String, verb: String) -> String? {
+        refusalSentence(on: badge, buttonID: buttonID, verb: verb)?.english
+    }
+
+    /// ``refusal(on:buttonID:verb:)`` as a sentence, for the app to say in the user's language.
+    package func refusalSentence(on badge: BadgeController, buttonID: String, verb: String) -> Sentence? {
         switch self {
         case .set, .increment, .decrement:
             guard badge.countIsItems else { return nil }
-            return "\(verb): \(buttonID)'s count is its \(badge.items.count) items; remove them or clear it"
+            return Sentence(one: "%1$s: %2$s's count is its %3$s item; remove it or clear it",
+                            other: "%1$s: %2$s's count is its %3$s items; remove them or clear it",
+                            count: badge.items.count, .text(verb), .text(buttonID), .number(badge.items.count))
         case .removeItem(let key):
             guard badge.items.item(forKey: key) == nil else { return nil }
-            return "\(verb): \(buttonID) has no item \(InputEcho.quoted(key))" + (badge.hasItems ? "" : "; it has no items")
+            return badge.hasItems ? Sentence("%1$s: %2$s has no item \"%3$s\"", .text(verb), .text(buttonID), .text(InputEcho.escaped(key, quote: true)))
+                : Sentence("%1$s: %2$s has no item \"%3$s\"; it has no items", .text(verb), .text(buttonID), .text(InputEcho.escaped(key, quote: true)))
         case .clear, .text, .dot, .addItem:
             return nil
         }
@@ -67,7 +75,13 @@ extension ToolbarModel {
     /// both come here.
     @discardableResult
     public func apply(_ edit: BadgeEdit, to button: ToolbarButton, cause: ChangeCause, verb: String) -> String? {
-        if let refusal = edit.refusal(on: button.badge, buttonID: button.id, verb: verb) { return refusal }
+        applying(edit, to: button, cause: cause, verb: verb)?.english
+    }
+
+    /// ``apply(_:to:cause:verb:)`` with the refusal as a sentence, for the app to say in the user's language.
+    @discardableResult
+    package func applying(_ edit: BadgeEdit, to button: ToolbarButton, cause: ChangeCause, verb: String) -> Sentence? {
+        if let refusal = edit.refusalSentence(on: button.badge, buttonID: button.id, verb: verb) { return refusal }
         change(button, cause: cause) { edit.apply(to: $0) }
         return nil
     }

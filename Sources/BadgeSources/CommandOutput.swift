@@ -20,30 +20,30 @@ package struct CommandOutput: Equatable, Sendable {
         let trimmed = text.trimmingWhitespace()
         if trimmed.isEmpty { return .success(CommandOutput(content: .none)) }
         if trimmed.allSatisfy(\.isASCII), let number = Int(trimmed.hasPrefix("+") ? String(trimmed.dropFirst()) : trimmed) {
-            guard number >= 0 else { return .failure(CommandOutputError(output: trimmed, reason: "a count cannot be negative")) }
+            guard number >= 0 else { return .failure(CommandOutputError(output: trimmed, reason: Sentence("a count cannot be negative"))) }
             return .success(CommandOutput(content: .count(number)))
         }
         guard trimmed.hasPrefix("{") else {
-            return .failure(CommandOutputError(output: trimmed, reason: "neither a number nor JSON like {\"count\": 3}"))
+            return .failure(CommandOutputError(output: trimmed, reason: Sentence("neither a number nor JSON like {\"count\": 3}")))
         }
         let value: JSONValue
         do {
             value = try JSONValue.parse(Array(trimmed.utf8))
         } catch {
-            return .failure(CommandOutputError(output: trimmed, reason: "not valid JSON (\(error.description))"))
+            return .failure(CommandOutputError(output: trimmed, reason: Sentence("not valid JSON (%s)", .sentence(error.sentence))))
         }
         return interpret(value, output: trimmed)
     }
 
     private static func interpret(_ value: JSONValue, output: String) -> Result<CommandOutput, CommandOutputError> {
-        func failure(_ reason: String) -> Result<CommandOutput, CommandOutputError> {
+        func failure(_ reason: Sentence) -> Result<CommandOutput, CommandOutputError> {
             .failure(CommandOutputError(output: output, reason: reason))
         }
         var description: String?
         switch value["description"] {
         case nil, .null?: break
         case .string(let text)?: description = text
-        default: return failure("\"description\" must be a string")
+        default: return failure(Sentence("\"description\" must be a string"))
         }
         var items: BadgeItemList?
         switch value["items"] {
@@ -54,37 +54,37 @@ package struct CommandOutput: Equatable, Sendable {
                 do throws(ControlCommandError) {
                     list.insert(try BadgeItem(json: element))
                 } catch {
-                    return failure("\"items\": \(error.reason)")
+                    return failure(Sentence("\"items\": %s", .sentence(error.sentence)))
                 }
             }
             items = list
             if value["count"] == nil, value["text"] == nil, value["dot"] == nil {
                 return .success(CommandOutput(content: .count(list.count), description: description, items: list))
             }
-        default: return failure("\"items\" must be a list of objects with \"key\" and \"title\"")
+        default: return failure(Sentence("\"items\" must be a list of objects with \"key\" and \"title\""))
         }
         let content: BadgeContent
         switch (value["count"], value["text"], value["dot"]) {
         case (.int(let count)?, nil, nil):
-            guard count >= 0 else { return failure("\"count\" cannot be negative") }
+            guard count >= 0 else { return failure(Sentence("\"count\" cannot be negative")) }
             content = .count(count)
         case (.double(let count)?, nil, nil):
             guard count >= 0, count.rounded() == count, count < 1e15 else {
-                return failure("\"count\" must be a whole number of 0 or more")
+                return failure(Sentence("\"count\" must be a whole number of 0 or more"))
             }
             content = .count(Int(count))
         case (.string(let text)?, nil, nil):
-            return failure("\"count\" must be a number, not the string \(InputEcho.quoted(text))")
+            return failure(Sentence("\"count\" must be a number, not the string \"%s\"", .text(InputEcho.escaped(text, quote: true))))
         case (nil, .string(let text)?, nil):
             content = .text(text)
         case (nil, nil, .bool(let dot)?):
             content = dot ? .dot : .none
         case (nil, nil, nil):
-            return failure("a JSON object needs \"count\", \"text\" or \"dot\"")
+            return failure(Sentence("a JSON object needs \"count\", \"text\" or \"dot\""))
         case (_?, _, _), (_, _?, _), (_, _, _?):
             let given = [("count", value["count"]), ("text", value["text"]), ("dot", value["dot"])].filter { $0.1 != nil }
-            if given.count > 1 { return failure("give only one of \"count\", \"text\" and \"dot\"") }
-            return failure("\"\(given.first?.0 ?? "count")\" has the wrong type (count: number, text: string, dot: true or false)")
+            if given.count > 1 { return failure(Sentence("give only one of \"count\", \"text\" and \"dot\"")) }
+            return failure(Sentence("\"%s\" has the wrong type (count: number, text: string, dot: true or false)", .text("\(given.first?.0 ?? "count")")))
         }
         if var list = items, case .count(let count) = content, count > list.items.count {
             list.setUnlisted(count - list.items.count)
@@ -98,11 +98,24 @@ package struct CommandOutput: Equatable, Sendable {
 package struct CommandOutputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The output, trimmed.
     package var output: String
+    /// What is wrong with it, to say in the user's language.
+    package var reasonSentence: Sentence
     /// What is wrong with it.
-    package var reason: String
+    package var reason: String { reasonSentence.english }
+
+    /// A reason for `output`.
+    package init(output: String, reason: Sentence) {
+        self.output = output
+        reasonSentence = reason
+    }
 
     /// `printed "…", which is REASON`.
-    package var description: String {
-        "printed \(InputEcho.quoted(output, limit: 60)): \(reason)"
+    package var description: String { sentence.english }
+
+    /// The description, to say in the user's language.
+    package var sentence: Sentence {
+        let shown = output.count > 60 ? InputEcho.escaped(output, limit: 60, quote: true) + "…" : output
+        let printable = String(shown.map { $0.isNewline ? " " : $0 })
+        return Sentence("printed \"%1$s\": %2$s", .text(printable), .sentence(reasonSentence))
     }
 }

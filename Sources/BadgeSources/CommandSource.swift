@@ -58,8 +58,9 @@ public final class CommandSource: BadgeSource {
         self.outputLimit = max(1, outputLimit)
         self.environment = environment.mapValues { Optional($0) }
         let shown = expanded.enumerated().map { $0 == 0 ? FilePaths.abbreviatingHome($1) : $1 }
-        defaultDescription = description ?? "command " + shown.joined(separator: " ")
-        reading = SourceReading(description: defaultDescription)
+        let said = description.map { Sentence(verbatim: $0) } ?? Sentence("command %s", .text(shown.joined(separator: " ")))
+        defaultDescription = said.english
+        reading = SourceReading(said: said)
     }
 
     /// The pipes and the pidfd of the run in progress.
@@ -106,7 +107,7 @@ public final class CommandSource: BadgeSource {
                 // The last value is kept, but not as a confident one: the run that should confirm it is late.
                 var late = reading
                 late.isStale = true
-                late.error = "the run has not finished within its \(Self.seconds(interval ?? 0)) interval"
+                late.fail(Sentence("the run has not finished within its %s interval", .text(Self.seconds(interval ?? 0))))
                 reading = late
                 onChange?(late)
             }
@@ -149,7 +150,7 @@ public final class CommandSource: BadgeSource {
             next.error = nil
             next.isStale = false
         case .failure(let failure):
-            next.error = failure.message
+            next.fail(failure.said)
             next.isStale = true
         }
         if next != reading {
@@ -164,24 +165,24 @@ public final class CommandSource: BadgeSource {
 
     /// Why a run gave no reading, in words for people.
     private struct Failure: Error {
-        var message: String
+        var said: Sentence
     }
 
     private func judge(_ outcome: ChildOutcome) -> Result<CommandOutput, Failure> {
         let name = FilePaths.abbreviatingHome(arguments.first ?? "the command")
-        if let spawnFailure = outcome.spawnFailure { return .failure(Failure(message: spawnFailure)) }
+        if let spawnFailure = outcome.spawnFailure { return .failure(Failure(said: Sentence(verbatim: spawnFailure))) }
         switch outcome.cutoff {
         case .timedOut(let limit)?:
-            return .failure(Failure(message: "\(name) did not finish within \(Self.seconds(limit)) and was stopped"))
+            return .failure(Failure(said: Sentence("%1$s did not finish within %2$s and was stopped", .text("\(name)"), .text("\(Self.seconds(limit))"))))
         case .tooMuchOutput(let limit)?:
-            return .failure(Failure(message: "\(name) wrote more than \(Self.bytes(limit)) and was stopped"))
+            return .failure(Failure(said: Sentence("%1$s wrote more than %2$s and was stopped", .text("\(name)"), .text("\(Self.bytes(limit))"))))
         case nil:
             break
         }
         let detail = outcome.lastErrorLine.map { ": " + $0 } ?? ""
-        if let signal = outcome.signal { return .failure(Failure(message: "\(name) was ended by signal \(signal)\(detail)")) }
-        if let status = outcome.exitStatus, status != 0 { return .failure(Failure(message: "\(name) exited with status \(status)\(detail)")) }
-        return CommandOutput.parse(outcome.output).mapError { Failure(message: "\(name) \($0.description)") }
+        if let signal = outcome.signal { return .failure(Failure(said: Sentence("%1$s was ended by signal %2$s%3$s", .text("\(name)"), .text("\(signal)"), .text("\(detail)")))) }
+        if let status = outcome.exitStatus, status != 0 { return .failure(Failure(said: Sentence("%1$s exited with status %2$s%3$s", .text("\(name)"), .text("\(status)"), .text("\(detail)")))) }
+        return CommandOutput.parse(outcome.output).mapError { Failure(said: Sentence("%1$s %2$s", .text("\(name)"), .sentence($0.sentence))) }
     }
 
     private static func seconds(_ value: Double) -> String {

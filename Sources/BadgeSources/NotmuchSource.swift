@@ -77,7 +77,7 @@ public final class NotmuchSource: BadgeSource {
         self.environment = environment.mapValues { Optional($0) }
         counter = CommandSource(arguments: [program, "count", "--", query], timeout: timeout, environment: environment,
                                 description: "notmuch count \(query)")
-        reading = SourceReading(description: "notmuch count \(query)")
+        reading = SourceReading(said: Sentence("notmuch count %s", .text(query)))
         counter.onChange = { [weak self] _ in
             self?.searchThreads()
             self?.publish()
@@ -337,6 +337,7 @@ public final class NotmuchSource: BadgeSource {
         var next = counter.reading
         next.items = next.content == nil ? nil : threads
         next.description = reading.description
+        next.descriptionSentence = reading.descriptionSentence
         if let watchProblem {
             next.error = [next.error, watchProblem].compactMap { $0 }.joined(separator: "; ")
             next.isStale = true

@@ -40,4 +40,42 @@ public struct SourceReading: Equatable, Sendable {
         self.error = error
         self.isStale = isStale
     }
+
+    /// ``description`` as a sentence, for the app to say in the user's language; used only while
+    /// ``description`` is still its English (a source that sets the text alone is shown as it is).
+    package var descriptionSentence: Sentence?
+    /// ``error`` as a sentence, on the same terms.
+    package var errorSentence: Sentence?
+
+    /// A reading whose description (and error) are sentences, said in English in ``description``.
+    package init(content: BadgeContent? = nil, said description: Sentence, updated: Double? = nil,
+                 error: Sentence? = nil, isStale: Bool = false, items: BadgeItemList? = nil, isAbsent: Bool = false) {
+        self.init(content: content, description: description.english, updated: updated, error: error?.english,
+                  isStale: isStale, items: items, isAbsent: isAbsent)
+        descriptionSentence = description
+        errorSentence = error
+    }
+
+    /// Sets ``error`` to `sentence` in English, keeping the sentence.
+    package mutating func fail(_ sentence: Sentence) {
+        error = sentence.english
+        errorSentence = sentence
+    }
+
+    /// The description to say: the sentence while it is current, else the text as it is.
+    package var descriptionToSay: Sentence {
+        descriptionSentence.flatMap { $0.english == description ? $0 : nil } ?? Sentence(verbatim: description)
+    }
+
+    /// Equal when what people and scripts read is: the sentences are the same words, kept for
+    /// saying them in another language.
+    public static func == (a: SourceReading, b: SourceReading) -> Bool {
+        a.content == b.content && a.description == b.description && a.updated == b.updated && a.error == b.error
+            && a.isStale == b.isStale && a.items == b.items && a.isAbsent == b.isAbsent
+    }
+
+    /// The error to say, on the same terms; nil without an error.
+    package var errorToSay: Sentence? {
+        error.map { text in errorSentence.flatMap { $0.english == text ? $0 : nil } ?? Sentence(verbatim: text) }
+    }
 }

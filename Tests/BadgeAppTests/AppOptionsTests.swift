@@ -134,9 +134,9 @@ struct UsageTextTests {
     func msgChecksCommands(line: String, reason: String?) {
         let problem = MessageClient.problem(with: line)
         if line == "frob" {
-            #expect(problem?.contains("unknown command") == true)
+            #expect(problem?.english.contains("unknown command") == true)
         } else {
-            #expect(problem == reason)
+            #expect(problem?.english == reason)
         }
     }
 }

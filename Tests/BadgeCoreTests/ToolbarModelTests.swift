@@ -55,7 +55,7 @@ import Testing
         #expect(model.apply(.addItem(item), to: chat, cause: .control, verb: "add") == nil)
         #expect(chat.badge.countIsItems && chat.badge.count == 1)
         for (edit, verb) in [(BadgeEdit.set(7), "set"), (.increment(1), "Increment"), (.decrement(1), "dec")] {
-            #expect(model.apply(edit, to: chat, cause: .control, verb: verb) == "\(verb): chat's count is its 1 items; remove them or clear it")
+            #expect(model.apply(edit, to: chat, cause: .control, verb: verb) == "\(verb): chat's count is its 1 item; remove it or clear it")
         }
         #expect(chat.badge.count == 1 && changes == 2, "refused: nothing changed, nobody told")
         #expect(model.apply(.removeItem("nope"), to: chat, cause: .control, verb: "remove") == "remove: chat has no item \"nope\"")

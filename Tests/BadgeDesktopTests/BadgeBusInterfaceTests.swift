@@ -79,7 +79,7 @@ import BadgeIO
             Issue.record("Set over items was taken")
             return
         }
-        #expect(refused.message.contains("count is its 1 items"))
+        #expect(refused.message.contains("count is its 1 item;"))
         guard case .failure(let missing) = call(Self.badges, "RemoveItem", [.string("bell"), .string("nope")], toolbar: toolbar) else {
             Issue.record("RemoveItem of a missing key was taken")
             return

@@ -38,3 +38,21 @@ import Testing
         #expect(!DesktopLocale.rightToLeftLanguages.contains("de"))
     }
 }
+
+@Suite struct MissingCatalogueTests {
+    static func locale(_ name: String, directory: String? = "/opt/x/share/locale") -> DesktopLocale {
+        DesktopLocale(name: name, unavailable: nil, language: DesktopLocale.language(of: name), groupingSeparator: "",
+                      direction: .leftToRight, localeDirectory: directory)
+    }
+
+    @Test("A missing catalogue is named with the place it was looked for; found by the locale's name or language; none in English or C")
+    func missingCatalogue() {
+        let german = Self.locale("de_DE.UTF-8")
+        #expect(german.missingCatalogue(domain: "badge-demo") { _ in false } == "/opt/x/share/locale/de/LC_MESSAGES/badge-demo.mo")
+        #expect(german.missingCatalogue(domain: "badge-demo") { $0 == "/opt/x/share/locale/de/LC_MESSAGES/badge-demo.mo" } == nil)
+        #expect(german.missingCatalogue(domain: "badge-demo") { $0 == "/opt/x/share/locale/de_DE/LC_MESSAGES/badge-demo.mo" } == nil)
+        #expect(Self.locale("en_GB.UTF-8").missingCatalogue(domain: "badge-demo") { _ in false } == nil)
+        #expect(Self.locale("C").missingCatalogue(domain: "badge-demo") { _ in false } == nil)
+        #expect(Self.locale("de_DE.UTF-8", directory: nil).missingCatalogue(domain: "badge-demo") { _ in false } == nil)
+    }
+}

@@ -33,7 +33,7 @@ extension BadgeApplication {
             // Removed (or renamed away, as editors do before writing the new one): what is shown stays.
             configWatcher?.settle.cancel()
             if cause == "signal" {
-                StandardError.write("badge-demo: \(path): no such file; keeping the toolbar")
+                StandardError.say(Sentence("%s: no such file; keeping the toolbar", .text("\(path)")))
                 board.apply(.event(.config(ControlEvents.configError("\(path): no such file", cause: cause))))
             }
             return
@@ -48,7 +48,7 @@ extension BadgeApplication {
         } catch {
             let reading: ConfigSettle.Reading = (error as? ToolbarConfig.Error)?.isCut == true ? .cut : .bad
             if configWatcher?.settle.verdict(on: reading, asked: asked, now: SystemTime.monotonic) == .wait { return }
-            StandardError.write("badge-demo: \(error); keeping the toolbar")
+            StandardError.say(Sentence("%s; keeping the toolbar", .text("\(error)")))
             board.apply(.event(.config(ControlEvents.configError("\(error)", cause: cause))))
             return
         }

@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeControl
 import BadgeSources
 
@@ -19,16 +20,16 @@ enum ClickAction: Sendable, Equatable {
 
     /// Reads `"click"` at `at`. Keys other than run, raise and launch were warned about
     /// (``ToolbarConfig/keys``) and are passed over: nil when no known one is left.
-    static func parse(_ value: JSONValue, at: String, fail: (String, String) -> ToolbarConfig.Error) throws(ToolbarConfig.Error) -> ClickAction? {
+    static func parse(_ value: JSONValue, at: String, fail: (String, Sentence) -> ToolbarConfig.Error) throws(ToolbarConfig.Error) -> ClickAction? {
         if case .object(let all) = value, !all.isEmpty, !all.contains(where: { ["run", "raise", "launch", "count"].contains($0.0) }) { return nil }
         guard case .object(let given) = value, case let members = given.filter({ ["run", "raise", "launch", "count"].contains($0.0) }),
               members.count == 1, let (kind, argument) = members.first else {
-            throw fail(at, "expected one of {\"run\": [PROGRAM, ARGS…]}, {\"raise\": WM_CLASS}, {\"launch\": DESKTOP_ID} or {\"count\": true}")
+            throw fail(at, Sentence("expected one of {\"run\": [PROGRAM, ARGS…]}, {\"raise\": WM_CLASS}, {\"launch\": DESKTOP_ID} or {\"count\": true}"))
         }
         switch (kind, argument) {
         case ("run", .array(let items)):
             let arguments = items.compactMap { if case .string(let s) = $0, !s.isEmpty { return s } else { return nil } }
-            guard !arguments.isEmpty, arguments.count == items.count else { throw fail("\(at).run", "expected a program and its arguments as strings") }
+            guard !arguments.isEmpty, arguments.count == items.count else { throw fail("\(at).run", Sentence("expected a program and its arguments as strings")) }
             return .run(arguments: arguments)
         case ("run", .string(let line)) where !line.isEmpty:
             return .run(arguments: ["/bin/sh", "-c", line])
@@ -39,7 +40,7 @@ enum ClickAction: Sendable, Equatable {
         case ("count", .bool(true)):
             return .count
         default:
-            throw fail("\(at).\(kind.prefix(40))", "expected {\"run\": [PROGRAM, ARGS…]}, {\"raise\": WM_CLASS}, {\"launch\": DESKTOP_ID} or {\"count\": true}")
+            throw fail("\(at).\(kind.prefix(40))", Sentence("expected {\"run\": [PROGRAM, ARGS…]}, {\"raise\": WM_CLASS}, {\"launch\": DESKTOP_ID} or {\"count\": true}"))
         }
     }
 }

@@ -18,16 +18,16 @@ enum LauncherButton {
     /// `button` with its label and icon from its application's desktop file, where it has none,
     /// and, when its launcher id finds no desktop file, why (broadcasts are still followed, but no
     /// label, icon or launch come from it, and a typo would pass in silence). One lookup for both.
-    static func resolved(_ button: ToolbarConfig.Button) -> (button: ToolbarConfig.Button, warning: String?) {
+    static func resolved(_ button: ToolbarConfig.Button) -> (button: ToolbarConfig.Button, warning: Sentence?) {
         guard case .launcher(let desktopID)? = button.source else { return (button, nil) }
         let entry: DesktopEntry?
-        var warning: String?
+        var warning: Sentence?
         do {
             entry = try DesktopEntryFinder().entry(forID: desktopID)
         } catch {
             entry = nil
             if case .notFound = error {
-                warning = "no desktop file for \(InputEcho.quoted(desktopID, limit: 80)) (\(error)); its broadcasts are still followed"
+                warning = Sentence("no desktop file for \"%1$s\" (%2$s); its broadcasts are still followed", .text(InputEcho.escaped(desktopID, limit: 80, quote: true)), .text("\(error)"))
             }
         }
         var button = button

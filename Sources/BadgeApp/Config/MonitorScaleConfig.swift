@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeControl
 import BadgeX11
 
@@ -19,11 +20,13 @@ struct MonitorScaleConfig: Sendable, Equatable {
     /// Reads `monitors` and `scaleFromMonitorSize` of the top-level object `root`; `file` names it in warnings.
     static func parse(_ root: JSONValue, file: String) -> MonitorScaleConfig {
         var config = MonitorScaleConfig()
-        func warn(_ field: String, _ reason: String) { config.warnings.append("\(file): \(field): \(reason); ignored") }
+        func warn(_ field: String, _ reason: Sentence) {
+            config.warnings.append(Sentence("%1$s: %2$s: %3$s; ignored", .text(file), .text(field), .sentence(reason)).localized)
+        }
         switch root["scaleFromMonitorSize"] {
         case nil, .null?: break
         case .bool(let flag)?: config.fromMonitorSize = flag
-        default: warn("scaleFromMonitorSize", "expected true or false")
+        default: warn("scaleFromMonitorSize", Sentence("expected true or false"))
         }
         switch root["monitors"] {
         case nil, .null?:
@@ -32,7 +35,7 @@ struct MonitorScaleConfig: Sendable, Equatable {
             for (name, value) in entries {
                 let field = "monitors.\(name.prefix(40))"
                 guard !name.isEmpty, name.utf8.count <= maximumNameLength else {
-                    warn(field, "a monitor name must be 1 to \(maximumNameLength) characters")
+                    warn(field, Sentence("a monitor name must be 1 to %s characters", .text("\(maximumNameLength)")))
                     continue
                 }
                 let number: Double
@@ -40,17 +43,17 @@ struct MonitorScaleConfig: Sendable, Equatable {
                 case .int(let whole): number = Double(whole)
                 case .double(let fraction): number = fraction
                 default:
-                    warn(field, "expected a number from 0.5 to 4")
+                    warn(field, Sentence("expected a number from 0.5 to 4"))
                     continue
                 }
                 guard let scale = MonitorScalePolicy.usable(number) else {
-                    warn(field, "must be a number from 0.5 to 4, not \(number)")
+                    warn(field, Sentence("must be a number from 0.5 to 4, not %s", .text("\(number)")))
                     continue
                 }
                 config.perMonitor[name] = scale
             }
         default:
-            warn("monitors", "expected an object of monitor names and scales")
+            warn("monitors", Sentence("expected an object of monitor names and scales"))
         }
         return config
     }

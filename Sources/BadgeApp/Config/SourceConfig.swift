@@ -56,11 +56,11 @@ enum SourceConfig: Sendable, Equatable {
 
     /// Reads `"source"` at `at` (naming the field in errors).
     static func parse(_ value: JSONValue, at: String, fields: ConfigFields,
-                      fail: (String, String) -> ToolbarConfig.Error) throws(ToolbarConfig.Error) -> SourceConfig {
-        guard case .object = value else { throw fail(at, "expected an object") }
+                      fail: (String, Sentence) -> ToolbarConfig.Error) throws(ToolbarConfig.Error) -> SourceConfig {
+        guard case .object = value else { throw fail(at, Sentence("expected an object")) }
         let kinds = ["maildir", "notmuch", "notifications", "launcher", "command", "imap"].filter { value[$0] != nil && value[$0] != .null }
         guard kinds.count == 1, let kind = kinds.first else {
-            throw fail(at, "must name one of maildir, notmuch, notifications, launcher, command or imap")
+            throw fail(at, Sentence("must name one of maildir, notmuch, notifications, launcher, command or imap"))
         }
         // Unknown keys are warnings (ToolbarConfig.keys), not errors.
         func strings(_ field: String) throws(ToolbarConfig.Error) -> [String]? {
@@ -70,34 +70,34 @@ enum SourceConfig: Sendable, Equatable {
             case .array(let items)?:
                 var list: [String] = []
                 for item in items {
-                    guard case .string(let text) = item, !text.isEmpty else { throw fail("\(at).\(field)", "expected non-empty strings") }
+                    guard case .string(let text) = item, !text.isEmpty else { throw fail("\(at).\(field)", Sentence("expected non-empty strings")) }
                     list.append(text)
                 }
                 return list
-            default: throw fail("\(at).\(field)", "expected a string or an array of strings")
+            default: throw fail("\(at).\(field)", Sentence("expected a string or an array of strings"))
             }
         }
         switch kind {
         case "maildir":
-            guard let paths = try strings("maildir"), !paths.isEmpty, paths.count <= 64 else { throw fail("\(at).maildir", "expected 1 to 64 paths") }
+            guard let paths = try strings("maildir"), !paths.isEmpty, paths.count <= 64 else { throw fail("\(at).maildir", Sentence("expected 1 to 64 paths")) }
             return .maildir(paths: paths, folders: try strings("folders") ?? [],
                             newOnly: try fields.bool(value["newOnly"], "\(at).newOnly") ?? false, open: try strings("open"))
         case "notmuch":
-            guard let query = try fields.string(value["notmuch"], "\(at).notmuch"), !query.isEmpty else { throw fail("\(at).notmuch", "expected a query") }
+            guard let query = try fields.string(value["notmuch"], "\(at).notmuch"), !query.isEmpty else { throw fail("\(at).notmuch", Sentence("expected a query")) }
             return .notmuch(query: query, open: try strings("open"))
         case "notifications":
             if case .bool(let on)? = value["notifications"] {
-                guard on else { throw fail("\(at).notifications", "true, or an object with \"apps\"") }
+                guard on else { throw fail("\(at).notifications", Sentence("true, or an object with \"apps\"")) }
                 return .notifications(applications: [])
             }
-            guard case .object? = value["notifications"] else { throw fail("\(at).notifications", "true, or an object with \"apps\"") }
+            guard case .object? = value["notifications"] else { throw fail("\(at).notifications", Sentence("true, or an object with \"apps\"")) }
             let apps: [String]
             switch value["notifications"]?["apps"] {
             case nil, .null?: apps = []
             case .array(let items)?:
                 apps = items.compactMap { if case .string(let s) = $0, !s.isEmpty { return s } else { return nil } }
-                guard apps.count == items.count else { throw fail("\(at).notifications.apps", "expected non-empty strings") }
-            default: throw fail("\(at).notifications.apps", "expected an array of strings")
+                guard apps.count == items.count else { throw fail("\(at).notifications.apps", Sentence("expected non-empty strings")) }
+            default: throw fail("\(at).notifications.apps", Sentence("expected an array of strings"))
             }
             return .notifications(applications: apps)
         case "imap" where value["imap"]?.array != nil:
@@ -129,25 +129,25 @@ enum SourceConfig: Sendable, Equatable {
         case "launcher":
             if value["launcher"] == .string("*") { return .launchers }
             guard let id = try fields.string(value["launcher"], "\(at).launcher"), DesktopFileID(id) != nil else {
-                throw fail("\(at).launcher", "expected a desktop id such as \"org.telegram.desktop\" (or its file name, "
-                    + "or the application:// URI its broadcasts carry), or \"*\" for every application")
+                throw fail("\(at).launcher", Sentence(
+                    "expected a desktop id such as \"org.telegram.desktop\" (or its file name, or the application:// URI its broadcasts carry), or \"*\" for every application"))
             }
             return .launcher(desktopID: id)
         default:
             let arguments: [String]
             if case .string(let line)? = value["command"] {
-                guard !line.isEmpty else { throw fail("\(at).command", "must not be empty") }
+                guard !line.isEmpty else { throw fail("\(at).command", Sentence("must not be empty")) }
                 arguments = ["/bin/sh", "-c", line]
             } else {
-                guard let list = try strings("command"), !list.isEmpty else { throw fail("\(at).command", "expected a command") }
+                guard let list = try strings("command"), !list.isEmpty else { throw fail("\(at).command", Sentence("expected a command")) }
                 arguments = list
             }
             let interval = try fields.number(value["interval"], "\(at).interval")
             if let interval, !(interval >= 1 && interval <= longestInterval) {
-                throw fail("\(at).interval", "must be from 1 to \(Int(longestInterval)) seconds, not \(interval)")
+                throw fail("\(at).interval", Sentence("must be from 1 to %1$s seconds, not %2$s", .text("\(Int(longestInterval))"), .text("\(interval)")))
             }
             let timeout = try fields.number(value["timeout"], "\(at).timeout") ?? 10
-            guard timeout > 0, timeout <= longestInterval else { throw fail("\(at).timeout", "must be more than 0 and at most a day") }
+            guard timeout > 0, timeout <= longestInterval else { throw fail("\(at).timeout", Sentence("must be more than 0 and at most a day")) }
             return .command(arguments: arguments, interval: interval, timeout: timeout)
         }
     }
@@ -170,33 +170,33 @@ enum SourceConfig: Sendable, Equatable {
 
     /// Reads `"imap"`: host, user, folders, port, security, caFile, password, keepalive, timeout.
     private static func parseIMAP(_ value: JSONValue, at: String, fields: ConfigFields,
-                                  fail: (String, String) -> ToolbarConfig.Error, open: [String]?) throws(ToolbarConfig.Error) -> SourceConfig {
-        guard case .object = value else { throw fail(at, "expected an object with host, user and password") }
+                                  fail: (String, Sentence) -> ToolbarConfig.Error, open: [String]?) throws(ToolbarConfig.Error) -> SourceConfig {
+        guard case .object = value else { throw fail(at, Sentence("expected an object with host, user and password")) }
         guard let host = try fields.string(value["host"], "\(at).host"), !host.isEmpty, !host.contains(where: \.isWhitespace) else {
-            throw fail("\(at).host", "expected the server's host name, such as \"imap.example.org\"")
+            throw fail("\(at).host", Sentence("expected the server's host name, such as \"imap.example.org\""))
         }
-        guard let user = try fields.string(value["user"], "\(at).user"), !user.isEmpty else { throw fail("\(at).user", "expected the login name") }
+        guard let user = try fields.string(value["user"], "\(at).user"), !user.isEmpty else { throw fail("\(at).user", Sentence("expected the login name")) }
         var folders: [String] = []
         switch value["folders"] {
         case nil, .null?: folders = ["INBOX"]
         case .string(let one)?: folders = [one]
         case .array(let items)?:
             for item in items {
-                guard case .string(let name) = item, !name.isEmpty else { throw fail("\(at).folders", "expected folder names") }
+                guard case .string(let name) = item, !name.isEmpty else { throw fail("\(at).folders", Sentence("expected folder names")) }
                 folders.append(name)
             }
-            guard !folders.isEmpty, folders.count <= 32 else { throw fail("\(at).folders", "expected 1 to 32 folder names") }
-        default: throw fail("\(at).folders", "expected a folder name or an array of them")
+            guard !folders.isEmpty, folders.count <= 32 else { throw fail("\(at).folders", Sentence("expected 1 to 32 folder names")) }
+        default: throw fail("\(at).folders", Sentence("expected a folder name or an array of them"))
         }
         let securityName = try fields.string(value["security"], "\(at).security") ?? "tls"
         guard let security = IMAPAccount.Security(rawValue: securityName) else {
-            throw fail("\(at).security", "expected \"tls\" (port 993), \"starttls\" (port 143) or \"none\" (loopback only)")
+            throw fail("\(at).security", Sentence("expected \"tls\" (port 993), \"starttls\" (port 143) or \"none\" (loopback only)"))
         }
         if security == .cleartext && !IMAPAccount.isLoopback(host) {
-            throw fail("\(at).security", "\"none\" sends the password in clear, so it is allowed only for a host on loopback, not \(host)")
+            throw fail("\(at).security", Sentence("\"none\" sends the password in clear, so it is allowed only for a host on loopback, not %s", .text("\(host)")))
         }
         let port = try fields.integer(value["port"], "\(at).port")
-        if let port, !(1...65535).contains(port) { throw fail("\(at).port", "must be from 1 to 65535") }
+        if let port, !(1...65535).contains(port) { throw fail("\(at).port", Sentence("must be from 1 to 65535")) }
         let caFile = try fields.string(value["caFile"], "\(at).caFile")
         let authName = try fields.string(value["auth"], "\(at).auth") ?? "password"
         guard let mechanism = IMAPAccount.Mechanism(rawValue: authName) else {
@@ -208,35 +208,35 @@ enum SourceConfig: Sendable, Equatable {
             switch value["password"]?["command"] {
             case .array(let items)?:
                 let words = items.compactMap { if case .string(let word) = $0, !word.isEmpty { return word } else { return nil } }
-                guard words.count == items.count, !words.isEmpty else { throw fail("\(at).password.command", "expected a program and its arguments") }
+                guard words.count == items.count, !words.isEmpty else { throw fail("\(at).password.command", Sentence("expected a program and its arguments")) }
                 password = .command(words)
             case .string(let line)?:
                 let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
-                guard !words.isEmpty else { throw fail("\(at).password.command", "expected a program and its arguments") }
+                guard !words.isEmpty else { throw fail("\(at).password.command", Sentence("expected a program and its arguments")) }
                 password = .command(words)
             default:
                 guard case .object(let entries)? = value["password"]?["secretService"] else {
-                    throw fail("\(at).password", "expected {\"command\": [\"pass\", \"show\", \"mail\"]} or {\"secretService\": {\"service\": \"imap\", \"user\": \"me\"}}")
+                    throw fail("\(at).password", Sentence("expected {\"command\": [\"pass\", \"show\", \"mail\"]} or {\"secretService\": {\"service\": \"imap\", \"user\": \"me\"}}"))
                 }
                 var attributes: [String: String] = [:]
                 for (key, entry) in entries {
-                    guard case .string(let text) = entry, !key.isEmpty else { throw fail("\(at).password.secretService.\(key)", "expected a string") }
+                    guard case .string(let text) = entry, !key.isEmpty else { throw fail("\(at).password.secretService.\(key)", Sentence("expected a string")) }
                     attributes[key] = text
                 }
                 guard !attributes.isEmpty, attributes.count <= 16 else {
-                    throw fail("\(at).password.secretService", "expected 1 to 16 attributes, as secret-tool stores them")
+                    throw fail("\(at).password.secretService", Sentence("expected 1 to 16 attributes, as secret-tool stores them"))
                 }
                 password = .secretService(attributes)
             }
         case .string?:
-            throw fail("\(at).password", "a password never goes in the config file; give {\"command\": [\"pass\", \"show\", \"mail\"]}")
+            throw fail("\(at).password", Sentence("a password never goes in the config file; give {\"command\": [\"pass\", \"show\", \"mail\"]}"))
         default:
-            throw fail("\(at).password", "expected {\"command\": [\"pass\", \"show\", \"mail\"]}: a program that prints the password")
+            throw fail("\(at).password", Sentence("expected {\"command\": [\"pass\", \"show\", \"mail\"]}: a program that prints the password"))
         }
         let keepalive = try fields.number(value["keepalive"], "\(at).keepalive")
-        if let keepalive, !(keepalive >= 1 && keepalive <= 28 * 60) { throw fail("\(at).keepalive", "must be from 1 to 1680 seconds (28 min)") }
+        if let keepalive, !(keepalive >= 1 && keepalive <= 28 * 60) { throw fail("\(at).keepalive", Sentence("must be from 1 to 1680 seconds (28 min)")) }
         let timeout = try fields.number(value["timeout"], "\(at).timeout")
-        if let timeout, !(timeout > 0 && timeout <= 300) { throw fail("\(at).timeout", "must be more than 0 and at most 300 seconds") }
+        if let timeout, !(timeout > 0 && timeout <= 300) { throw fail("\(at).timeout", Sentence("must be more than 0 and at most 300 seconds")) }
         var timing = IMAPTiming()
         if let keepalive { timing.keepalive = keepalive }
         if let timeout { timing.reply = timeout; timing.greeting = max(timing.greeting, timeout) }

@@ -24,8 +24,7 @@ extension ToolbarConfig {
                 "command": .anything, "interval": .anything, "timeout": .anything,
                 "imap": .objectOrArray(["name": .anything, "host": .anything, "port": .anything, "security": .anything, "user": .anything,
                                  "folders": .anything, "caFile": .anything, "keepalive": .anything, "timeout": .anything, "auth": .anything,
-                                 "open": .misplaced(advice: "belongs beside \"imap\" (as source.open), not inside it; "
-                                     + "it is taken from here this time, but move it"),
+                                 "open": .misplaced(advice: Sentence("belongs beside \"imap\" (as source.open), not inside it; it is taken from here this time, but move it")),
                                  "password": .object(["command": .anything, "secretService": .anything])]),
             ]),
             "click": .object(["run": .anything, "raise": .anything, "launch": .anything, "count": .anything]),

@@ -30,12 +30,13 @@ enum DemoToolbar {
         let filePrefix = configFile.map { "\($0): " } ?? ""
         let bundled = Set(icons.names.filter { !$0.hasPrefix("file:") })
         for id in options.counts.keys.sorted() + options.icons.keys.sorted() where !config.buttons.contains(where: { $0.id == id }) {
-            throw DemoSetupError("unknown button \(InputEcho.quoted(id)); buttons are \(config.buttons.map(\.id).joined(separator: ", "))")
+            throw DemoSetupError(Sentence("unknown button \"%1$s\"; buttons are %2$s", .text(InputEcho.escaped(id, quote: true)),
+                                          .text(config.buttons.map(\.id).joined(separator: ", "))).localized)
         }
         var buttons: [ToolbarButton] = []
         for (index, original) in config.buttons.enumerated() {
             let (spec, warning) = LauncherButton.resolved(original)
-            if let warning { StandardError.write("badge-demo: \(filePrefix)buttons[\(index)].source.launcher: \(warning)") }
+            if let warning { StandardError.say(Sentence("%1$s: %2$s", .text("\(filePrefix)buttons[\(index)].source.launcher"), .sentence(warning))) }
             var iconName = spec.iconName ?? spec.id
             // An SVG file given for the button is loaded under a name no bundled icon has.
             let fileIconName = "file:" + spec.id
@@ -52,9 +53,10 @@ enum DemoToolbar {
                     throw error.blamingConfigFile()
                 }
             } else if !bundled.contains(iconName) {
-                throw DemoSetupError("\(filePrefix)buttons[\(index)].icon: no bundled icon \(InputEcho.quoted(iconName)); "
-                    + "bundled icons are \(bundled.sorted().joined(separator: ", ")), or give the path of an SVG file",
-                    inConfigFile: true)
+                throw DemoSetupError(Sentence("%1$s: no bundled icon \"%2$s\"; bundled icons are %3$s, or give the path of an SVG file",
+                                              .text("\(filePrefix)buttons[\(index)].icon"), .text(InputEcho.escaped(iconName, quote: true)),
+                                              .text(bundled.sorted().joined(separator: ", "))).localized,
+                                     inConfigFile: true)
             }
             let badge = BadgeController(accessibilityLabel: spec.label,
                                         content: options.counts[spec.id].map { .count($0) } ?? spec.content,
@@ -72,7 +74,7 @@ enum DemoToolbar {
         do {
             try icons.loadIcon(named: name, fromFile: path)
         } catch {
-            throw DemoSetupError("\(context): \(error)")
+            throw DemoSetupError(Sentence("%1$s: %2$s", .text(context), .text("\(error)")).localized)
         }
     }
 }

@@ -17,7 +17,7 @@ extension BadgeApplication {
         case .command(let command):
             switch execute(command, host: host) {
             case .done: break
-            case .failed(let reason): control.emitError(reason)
+            case .failed(let reason): control.emitError(reason.localized)
             case .answer(let event): control.emit(event)
             case .synchronize(let token):
                 host.synchronize { [weak control] in control?.emit(ControlEvents.sync(token)) }
@@ -29,7 +29,7 @@ extension BadgeApplication {
     /// What a command did, for the channel that sent it to answer.
     enum Outcome {
         case done
-        case failed(String)
+        case failed(Sentence)
         case answer(JSONValue)
         case synchronize(String)
     }
@@ -38,12 +38,13 @@ extension BadgeApplication {
     func execute(_ command: ControlCommand, host: ToolbarHost) -> Outcome {
         func target(_ id: String) -> ToolbarButton? { toolbar.button(id: id) }
         func unknown(_ id: String) -> Outcome {
-            .failed("unknown button \(InputEcho.quoted(id)); buttons are \(toolbar.buttons.map(\.id).joined(separator: ", "))")
+            .failed(Sentence("unknown button \"%1$s\"; buttons are %2$s", .text(InputEcho.escaped(id, quote: true)),
+                             .text(toolbar.buttons.map(\.id).joined(separator: ", "))))
         }
         /// One edit through the model's funnel, under the rules every front end shares (D-Bus too).
         func edit(_ id: String, _ edit: BadgeEdit, verb: String) -> Outcome {
             guard let button = target(id) else { return unknown(id) }
-            return model.apply(edit, to: button, cause: .control, verb: verb).map { .failed($0) } ?? .done
+            return model.applying(edit, to: button, cause: .control, verb: verb).map { .failed($0) } ?? .done
         }
         switch command {
         case .set(let id, let count):
@@ -68,7 +69,7 @@ extension BadgeApplication {
         case .clear(let id):
             if let id, target(id) == nil { return unknown(id) }
             let buttons = id.flatMap { target($0).map { [$0] } } ?? toolbar.buttons
-            for button in buttons { model.apply(.clear, to: button, cause: .control, verb: "clear") }
+            for button in buttons { model.applying(.clear, to: button, cause: .control, verb: "clear") }
         case .click(let id, let pointer):
             guard let button = target(id) else { return unknown(id) }
             click(button, with: pointer, host: host)
@@ -80,7 +81,8 @@ extension BadgeApplication {
         case .refresh(let id):
             if let id, target(id) == nil { return unknown(id) }
             guard bindings?.refresh(id) == true else {
-                return .failed(id.map { "\($0.prefix(40)) has no source to read again" } ?? "no button has a source")
+                return .failed(id.map { Sentence("%s has no source to read again", .text(String($0.prefix(40)))) }
+                               ?? Sentence("no button has a source"))
             }
         case .explain(let id):
             guard let button = target(id) else { return unknown(id) }
@@ -88,7 +90,7 @@ extension BadgeApplication {
                                                  ("description", .string(button.badge.accessibilityDescription)),
                                                  ("confidence", .string(button.badge.confidence.rawValue))]
             if let why = bindings?.explanation(of: id) {
-                fields.append(("text", .string("\(button.badge.valueDescription), \(why)")))
+                fields.append(("text", .string(locale.badgeStrings.join(button.badge.valueDescription, why.localized))))
                 fields.append(("source", bindings?.state(of: id) ?? .null))
             } else {
                 fields.append(("text", .string(locale.badgeStrings.join(button.badge.accessibilityDescription, originWords(of: id)))))
@@ -182,18 +184,19 @@ extension BadgeApplication {
             server.subscribe(client)
             return
         }
-        guard let host else { return server.reply(ControlSocketServer.errorLine("the window is gone"), to: client) }
+        guard let host else { return server.reply(ControlSocketServer.errorLine(Sentence("the window is gone").localized), to: client) }
         switch ControlCommand.parse(line) {
         case .failure(let error):
-            server.reply(ControlSocketServer.errorLine(error.reason), to: client)
+            server.reply(ControlSocketServer.errorLine(error.sentence.localized), to: client)
         case .success(let command) where server.peer(of: client)?.isForeignRoot == true && !Self.rootMay(command):
-            server.reply(ControlSocketServer.errorLine("root may only change and read counts here, not \(line.split(separator: " ").first ?? "")"), to: client)
+            let verb = String(line.split(separator: " ").first ?? "")
+            server.reply(ControlSocketServer.errorLine(Sentence("root may only change and read counts here, not %s", .text(verb)).localized), to: client)
         case .success(let command):
             switch execute(command, host: host) {
             case .done:
                 server.reply(ok, to: client)
             case .failed(let reason):
-                server.reply(ControlSocketServer.errorLine(reason), to: client)
+                server.reply(ControlSocketServer.errorLine(reason.localized), to: client)
             case .answer(let event):
                 server.reply(Self.reply(event).serialized, to: client)
             case .synchronize(let token):
@@ -212,7 +215,7 @@ extension BadgeApplication {
 
     func printError(_ error: any Error) {
         if case X11Error.noDisplay = error {
-            StandardError.write("badge-demo: \(error); or render offscreen with --screenshot FILE.png")
+            StandardError.say(Sentence("%s; or render offscreen with --screenshot FILE.png", .text("\(error)")))
         } else {
             StandardError.write("badge-demo: \(error)")
         }

@@ -17,8 +17,9 @@ extension BadgeApplication {
             try host.openPeek(for: button, rows: menu.rows, trigger: trigger, strings: peekWords.peek)
             peek.opened(menu)
         } catch {
-            StandardError.write("badge-demo: \(button.id): cannot open the peek: \(error)")
-            board.apply(.event(.error(source: "peek", reason: "\(button.id): cannot open the peek: \(error)")))
+            let reason = Sentence("%1$s: cannot open the peek: %2$s", .text(button.id), .text("\(error)"))
+            StandardError.say(reason)
+            board.apply(.event(.error(source: "peek", reason: reason.localized)))
         }
     }
 
@@ -35,8 +36,9 @@ extension BadgeApplication {
                 let pointer = try host.connection.pointerPosition()
                 place = PixelRect(x: pointer.x, y: pointer.y, width: 1, height: 1)
             } catch {
-                StandardError.write("badge-demo: \(id ?? "all"): cannot open the peek at the pointer: \(error)")
-                board.apply(.event(.error(source: "peek", reason: "\(id ?? "all"): cannot open the peek at the pointer: \(error)")))
+                let reason = Sentence("%1$s: cannot open the peek at the pointer: %2$s", .text(id ?? "all"), .text("\(error)"))
+                StandardError.say(reason)
+                board.apply(.event(.error(source: "peek", reason: reason.localized)))
                 return
             }
         }
@@ -46,14 +48,15 @@ extension BadgeApplication {
             try host.openPeek(anchoredAt: place, id: menu.buttonID, rows: menu.rows, trigger: .pointer, strings: peekWords.peek)
             peek.opened(menu)
         } catch {
-            StandardError.write("badge-demo: \(menu.buttonID): cannot open the peek: \(error)")
-            board.apply(.event(.error(source: "peek", reason: "\(menu.buttonID): cannot open the peek: \(error)")))
+            let reason = Sentence("%1$s: cannot open the peek: %2$s", .text(menu.buttonID), .text("\(error)"))
+            StandardError.say(reason)
+            board.apply(.event(.error(source: "peek", reason: reason.localized)))
         }
     }
 
     /// The peek's rows for `button` as it is now.
     func peekMenu(for button: ToolbarButton) -> PeekMenu {
-        let explanation = bindings?.explanation(of: button.id) ?? originWords(of: button.id)
+        let explanation = bindings?.explanation(of: button.id)?.localized ?? originWords(of: button.id)
         return PeekMenu.make(for: button, explanation: explanation, ownsCount: bindings?.ownsCount(of: button.id) == true,
                              now: SystemTime.realtime, words: peekWords, marksRead: bindings?.marksRead(button.id) == true,
                              readFailure: bindings?.readFailure(of: button.id), staleReason: bindings?.staleReason(of: button.id))

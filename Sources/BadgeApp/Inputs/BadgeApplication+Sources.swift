@@ -20,7 +20,7 @@ extension BadgeApplication {
             do {
                 made = try SourceBindings(model: model)
             } catch {
-                StandardError.write("badge-demo: \(error); the buttons keep their own counts")
+                StandardError.say(Sentence("%s; the buttons keep their own counts", .text("\(error)")))
                 return
             }
             made.warn = { StandardError.write("badge-demo: \($0)") }

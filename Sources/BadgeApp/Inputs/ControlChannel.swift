@@ -96,18 +96,18 @@ final class ControlChannel {
     private func parse(_ item: LineReader.Item) -> Request? {
         switch item {
         case .tooLong:
-            emitError("line longer than \(ControlCommand.maximumLineLength) bytes")
+            emitError(Sentence("line longer than %s bytes", .number(ControlCommand.maximumLineLength)).localized)
             return nil
         case .line(let line, let valid):
             guard valid else {
-                emitError("line is not valid UTF-8")
+                emitError(Sentence("line is not valid UTF-8").localized)
                 return nil
             }
             if acceptsDebugCommands, let debug = DebugCommand(rawValue: line) { return .debug(debug) }
             switch ControlCommand.parse(line) {
             case .success(let command): return .command(command)
             case .failure(let error):
-                emitError(error.reason)
+                emitError(error.sentence.localized)
                 return nil
             }
         }

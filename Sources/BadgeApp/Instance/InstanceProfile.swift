@@ -36,11 +36,11 @@ struct InstanceProfile: Hashable, Sendable {
     }
 
     /// Why `name` cannot name a profile, or nil when it can: 1 to 40 of A-Z a-z 0-9 _ -, not "default".
-    static func problem(with name: String) -> String? {
+    static func problem(with name: String) -> Sentence? {
         guard !name.isEmpty, name.utf8.count <= 40,
               name.utf8.allSatisfy({ $0.isASCIILetterOrDigit || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }),
               name.first != "-" else {
-            return "--profile must be 1 to 40 letters, digits, _ or - (not starting with -), not \(InputEcho.quoted(name))"
+            return Sentence("--profile must be 1 to 40 letters, digits, _ or - (not starting with -), not \"%s\"", .text(InputEcho.escaped(name, quote: true)))
         }
         return nil
     }

@@ -53,7 +53,11 @@ struct AppOptions: Equatable, Sendable {
     /// A rejected command line.
     struct Error: Swift.Error, Equatable, Sendable {
         /// One line saying what was wrong.
-        let message: String
+        let sentence: Sentence
+        /// The line in the user's language.
+        var message: String { sentence.localized }
+
+        init(_ sentence: Sentence) { self.sentence = sentence }
     }
 
     /// The version string printed by `--version`.
@@ -97,7 +101,7 @@ struct AppOptions: Equatable, Sendable {
         var index = 0
         func value(for flag: String) -> Result<String, Error> {
             index += 1
-            guard index < arguments.count else { return .failure(Error(message: "\(flag) needs a value")) }
+            guard index < arguments.count else { return .failure(Error(Sentence("%s needs a value", .text(flag)))) }
             return .success(arguments[index])
         }
         while index < arguments.count {
@@ -121,7 +125,7 @@ struct AppOptions: Equatable, Sendable {
             case "--profile":
                 switch next() {
                 case .success(let name):
-                    if let problem = InstanceProfile.problem(with: name) { return .failure(Error(message: problem)) }
+                    if let problem = InstanceProfile.problem(with: name) { return .failure(Error(problem)) }
                     options.profile = name == "default" ? nil : name
                 case .failure(let error): return .failure(error)
                 }
@@ -144,14 +148,14 @@ struct AppOptions: Equatable, Sendable {
                     case "--gallery": options.galleryPath = path
                     default: options.screenshotPath = path
                     }
-                case .success: return .failure(Error(message: "\(argument) needs a file name"))
+                case .success: return .failure(Error(Sentence("%s needs a file name", .text(argument))))
                 case .failure(let error): return .failure(error)
                 }
             case "--scale":
                 switch next() {
                 case .success(let text):
                     guard let scale = Double(text), scale.isFinite, scale >= 0.5, scale <= 4 else {
-                        return .failure(Error(message: "--scale must be a number from 0.5 to 4, not \(InputEcho.quoted(text))"))
+                        return .failure(Error(Sentence("--scale must be a number from 0.5 to 4, not \"%s\"", .text(InputEcho.escaped(text, quote: true)))))
                     }
                     options.scale = scale
                 case .failure(let error): return .failure(error)
@@ -160,22 +164,22 @@ struct AppOptions: Equatable, Sendable {
                 switch next() {
                 case .success(let name):
                     guard let theme = Theme.named(name) else {
-                        return .failure(Error(message: "--theme must be light or dark, not \(InputEcho.quoted(name))"))
+                        return .failure(Error(Sentence("--theme must be light or dark, not \"%s\"", .text(InputEcho.escaped(name, quote: true)))))
                     }
                     options.theme = theme
                     options.themeFromFlag = true
                 case .failure(let error): return .failure(error)
                 }
             default:
-                return .failure(Error(message: "unknown argument \(InputEcho.quoted(arguments[index], limit: 80))"))
+                return .failure(Error(Sentence("unknown argument \"%s\"", .text(InputEcho.escaped(arguments[index], limit: 80, quote: true)))))
             }
             if inlineValue != nil, !flagsWithValues.contains(argument) {
-                return .failure(Error(message: "\(argument) takes no value"))
+                return .failure(Error(Sentence("%s takes no value", .text(argument))))
             }
             index += 1
         }
         if options.profile != nil, options.statePath != nil {
-            return .failure(Error(message: "--profile NAME keeps its counts in state-NAME.json: give --profile or --state, not both"))
+            return .failure(Error(Sentence("--profile NAME keeps its counts in state-NAME.json: give --profile or --state, not both")))
         }
         // The ids are checked against the buttons that will run: the config file's (--config, or
         // the user's XDG one), by DemoToolbar.make in a first launch, and by the running instance
@@ -185,18 +189,18 @@ struct AppOptions: Equatable, Sendable {
 
     private static func parseAssignment(_ text: String, flag: String, what: String) -> Result<(String, String), Error> {
         guard let equals = text.firstIndex(of: "=") else {
-            return .failure(Error(message: "\(flag) expects ID=\(what), e.g. \(flag) bell=\(what == "N" ? "5" : "bell.svg"); got \(InputEcho.quoted(text))"))
+            return .failure(Error(Sentence("%1$s expects ID=%2$s, e.g. %1$s bell=%3$s; got \"%4$s\"", .text(flag), .text(what), .text(what == "N" ? "5" : "bell.svg"), .text(InputEcho.escaped(text, quote: true)))))
         }
         let id = String(text[..<equals]), rest = String(text[text.index(after: equals)...])
-        guard !id.isEmpty else { return .failure(Error(message: "\(flag) needs a button id before \"=\"")) }
-        guard !rest.isEmpty else { return .failure(Error(message: "\(flag) \(id.prefix(40))= needs a value")) }
+        guard !id.isEmpty else { return .failure(Error(Sentence("%s needs a button id before \"=\"", .text(flag)))) }
+        guard !rest.isEmpty else { return .failure(Error(Sentence("%1$s %2$s= needs a value", .text(flag), .text(String(id.prefix(40)))))) }
         return .success((id, rest))
     }
 
     private static func parseCount(_ text: String) -> Result<(String, Int), Error> {
         parseAssignment(text, flag: "--count", what: "N").flatMap { id, number in
             guard let count = Int(number), count >= 0 else {
-                return .failure(Error(message: "--count \(id.prefix(40)): \(InputEcho.quoted(number)) is not a whole number from 0 to \(Int.max)"))
+                return .failure(Error(Sentence("--count %1$s: \"%2$s\" is not a whole number from 0 to %3$s", .text(InputEcho.escaped(id, quote: true)), .text(InputEcho.escaped(number, quote: true)), .text(String(Int.max)))))
             }
             return .success((id, count))
         }

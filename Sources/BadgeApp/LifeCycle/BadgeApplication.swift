@@ -105,7 +105,7 @@ final class BadgeApplication {
             } catch let error as DemoSetupError where !error.inConfigFile {
                 throw error
             } catch {
-                StandardError.write("badge-demo: \(error); using the bundled toolbar until it is fixed")
+                StandardError.say(Sentence("%s; using the bundled toolbar until it is fixed", .text("\(error)")))
             }
         }
         let config = loaded ?? DemoToolbar.defaultConfig
@@ -289,7 +289,7 @@ final class BadgeApplication {
             quit(.closed)
         case .detached:
             guard exitStatus == nil, let host else { return }
-            StandardError.write("badge-demo: another X client destroyed the window 0x\(String(host.window, radix: 16)); exiting")
+            StandardError.say(Sentence("another X client destroyed the window 0x%s; exiting", .text("\(String(host.window, radix: 16))")))
             quit(.windowDestroyed)
         case .desktopSettingsChanged(let settings):
             if let host { follow(settings, host: host) }

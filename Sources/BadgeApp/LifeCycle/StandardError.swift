@@ -11,6 +11,11 @@ enum StandardError {
         write(InputEcho.line(message), to: 2)
     }
 
+    /// Writes "badge-demo: " (or `program`'s name) and `sentence` in the user's language.
+    static func say(_ sentence: Sentence, program: String = "badge-demo") {
+        write(program + ": " + sentence.localized)
+    }
+
     /// Writes `line` and a newline to `descriptor` as it is (standard output for `msg`'s answers,
     /// which are JSON lines; the usage text), unbuffered.
     static func write(_ line: String, to descriptor: Int32) {

@@ -86,8 +86,9 @@ enum SourceBindingPolicy {
 
     /// Where a reading comes from, with why it cannot be trusted when it is stale: the tooltip and
     /// the screen reader say "from command ci-status: exited with status 3, not up to date".
+    /// In the user's language (the sources' sentences through the app's catalogue).
     static func describe(_ reading: SourceReading) -> String {
-        guard reading.isStale, let error = reading.error, !error.isEmpty else { return reading.description }
-        return "\(reading.description): \(error)"
+        guard reading.isStale, let error = reading.errorToSay, !error.english.isEmpty else { return reading.descriptionToSay.localized }
+        return Sentence("%1$s: %2$s", .sentence(reading.descriptionToSay), .sentence(error)).localized
     }
 }

@@ -137,7 +137,7 @@ final class SourceBindings {
             }
             return .success(SumSource(parts: made))
         case .notifications(let applications):
-            guard let address else { return .failure(SourceSetupError("notifications need a session bus (DBUS_SESSION_BUS_ADDRESS)")) }
+            guard let address else { return .failure(SourceSetupError(Sentence("notifications need a session bus (DBUS_SESSION_BUS_ADDRESS)").localized)) }
             if let sessionBus { return .success(NotificationSource(sharing: sessionBus, busAddress: address, applications: applications)) }
             do {
                 return .success(try NotificationSource(busAddress: address, applications: applications))
@@ -145,7 +145,7 @@ final class SourceBindings {
                 return .failure(error)
             }
         case .launchers:
-            guard let address else { return .failure(SourceSetupError("launcher counts need a session bus (DBUS_SESSION_BUS_ADDRESS)")) }
+            guard let address else { return .failure(SourceSetupError(Sentence("launcher counts need a session bus (DBUS_SESSION_BUS_ADDRESS)").localized)) }
             let hub: LauncherHubSource
             if let sessionBus {
                 hub = LauncherHubSource(sharing: sessionBus)
@@ -155,7 +155,7 @@ final class SourceBindings {
             hub.ownDesktopID = BadgeApplication.desktopFileID
             return .success(hub)
         case .launcher(let id):
-            guard let address else { return .failure(SourceSetupError("launcher counts need a session bus (DBUS_SESSION_BUS_ADDRESS)")) }
+            guard let address else { return .failure(SourceSetupError(Sentence("launcher counts need a session bus (DBUS_SESSION_BUS_ADDRESS)").localized)) }
             do throws(SourceSetupError) {
                 let source: LauncherEntrySource
                 if let sessionBus {
@@ -180,7 +180,7 @@ final class SourceBindings {
               let button = toolbar?.button(id: buttonID) else { return }
         binding.overriddenBy = cause.rawValue
         button.badge.confidence = .current
-        button.badge.sourceDescription = "\(binding.source.reading.description), changed by \(cause.rawValue)"
+        button.badge.sourceDescription = Sentence("%1$s, changed by %2$s", .sentence(binding.source.reading.descriptionToSay), .text(cause.rawValue)).localized
     }
 
     /// Reads `buttonID`'s source again now (every source for nil); false for a button with none.
@@ -400,25 +400,29 @@ final class SourceBindings {
         return .object(fields)
     }
 
-    /// "from ~/Maildir/INBOX, 2 s ago" (or why it cannot be trusted), for `explain`.
-    func explanation(of buttonID: String, now: Double = SystemTime.realtime) -> String? {
+    /// "from ~/Maildir/INBOX, 2 s ago" (or why it cannot be trusted), for `explain` and the peek.
+    func explanation(of buttonID: String, now: Double = SystemTime.realtime) -> Sentence? {
         guard let binding = binding(of: buttonID), binding.applied || !binding.optional else { return nil }
         let reading = binding.source.reading
-        var parts = ["from \(reading.description)"]
-        if let updated = reading.updated { parts.append(Self.age(now - updated)) } else { parts.append("no reading yet") }
-        if let cause = binding.overriddenBy { parts.append("overridden by \(cause) until its next reading") }
-        if reading.isStale { parts.append("not up to date" + (reading.error.map { ": \($0)" } ?? "")) }
-        if !binding.marking.isEmpty { parts.append("marking read") }
-        if let failure = binding.readFailure { parts.append("not marked read \(Self.age(now - failure.time)): \(failure.reason)") }
-        return parts.joined(separator: ", ")
+        var parts = [Sentence("from %s", .sentence(reading.descriptionToSay))]
+        if let updated = reading.updated { parts.append(Self.age(now - updated)) } else { parts.append(Sentence("no reading yet")) }
+        if let cause = binding.overriddenBy { parts.append(Sentence("overridden by %s until its next reading", .text(cause))) }
+        if reading.isStale {
+            parts.append(reading.errorToSay.map { Sentence("not up to date: %s", .sentence($0)) } ?? Sentence("not up to date"))
+        }
+        if !binding.marking.isEmpty { parts.append(Sentence("marking read")) }
+        if let failure = binding.readFailure {
+            parts.append(Sentence("not marked read %1$s: %2$s", .sentence(Self.age(now - failure.time)), .text(failure.reason)))
+        }
+        return Sentence.list(parts)
     }
 
     /// "2 s ago", "3 min ago", "5 h ago".
-    static func age(_ seconds: Double) -> String {
+    static func age(_ seconds: Double) -> Sentence {
         let s = max(0, Int(seconds.rounded()))
-        if s < 60 { return "\(s) s ago" }
-        if s < 3600 { return "\(s / 60) min ago" }
-        return "\(s / 3600) h ago"
+        if s < 60 { return Sentence(one: "%s s ago", other: "%s s ago", count: s, .number(s)) }
+        if s < 3600 { return Sentence(one: "%s min ago", other: "%s min ago", count: s / 60, .number(s / 60)) }
+        return Sentence(one: "%s h ago", other: "%s h ago", count: s / 3600, .number(s / 3600))
     }
 
 }

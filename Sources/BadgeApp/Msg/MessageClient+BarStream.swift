@@ -79,7 +79,7 @@ extension MessageClient {
                 switch error {
                 case .noInstance, .timedOut, .connectionLost: break
                 default:
-                    let problem = "badge-demo msg: \(error)"
+                    let problem = "badge-demo msg: " + error.sentence.localized
                     if problem != lastProblem { StandardError.write(problem) }
                     lastProblem = problem
                 }
@@ -127,13 +127,14 @@ extension MessageClient {
                     // A click the instance refused (its button gone after a reload, say).
                     guard let parsed = try? JSONValue.parse(Array(event.utf8)) else { continue }
                     if parsed["reply"]?.string == "error" {
-                        StandardError.write("badge-demo msg: \(parsed["reason"]?.string ?? "the instance refused a click")")
+                        StandardError.write("badge-demo msg: " + (parsed["reason"]?.string ?? Sentence("the instance refused a click").localized))
                         continue
                     }
                     guard model.apply(parsed) else { continue }
                     if model.missesItsButton, !saidMissing, let only {
                         saidMissing = true
-                        StandardError.write("badge-demo msg: --button: the instance has no button \(InputEcho.quoted(only)); its buttons are \(model.buttons.map { InputEcho.escaped($0.id) }.joined(separator: ", "))")
+                        StandardError.say(Sentence("--button: the instance has no button \"%1$s\"; its buttons are %2$s", .text(InputEcho.escaped(only, quote: true)),
+                                               .text(model.buttons.map(\.id).joined(separator: ", "))), program: "badge-demo msg")
                     }
                     guard let line = format.line(model, settings) else { continue }
                     guard output.show(line) else { return .connectionLost }

@@ -110,36 +110,36 @@ enum MessageClient {
             case "--watch": options.watch = true
             case "--format":
                 guard let text = value(), let format = BarFormat(rawValue: text) else {
-                    return .failure(.init(message: "--format must be one of \(BarFormat.allCases.map(\.rawValue).joined(separator: ", "))"))
+                    return .failure(.init(Sentence("--format must be one of %s", .text(BarFormat.allCases.map(\.rawValue).joined(separator: ", ")))))
                 }
                 options.format = format
             case "--no-separator": options.separator = false
             case "--start": options.start = true
             case "--button":
-                guard let text = value(), !text.isEmpty else { return .failure(.init(message: "--button needs a button's id")) }
+                guard let text = value(), !text.isEmpty else { return .failure(.init(Sentence("--button needs a button's id"))) }
                 options.button = text
             case "--help", "-h": options.help = true
             case "--": options.command = Array(arguments[(index + 1)...]); index = arguments.count; continue
             case "--profile", "--state", "--socket", "--user":
-                guard let text = value(), !text.isEmpty else { return .failure(.init(message: "\(argument) needs a value")) }
+                guard let text = value(), !text.isEmpty else { return .failure(.init(Sentence("%s needs a value", .text(argument)))) }
                 switch argument {
                 case "--profile":
-                    if let problem = InstanceProfile.problem(with: text) { return .failure(.init(message: problem)) }
+                    if let problem = InstanceProfile.problem(with: text) { return .failure(.init(problem)) }
                     options.profile = text == "default" ? nil : text
                 case "--state": options.statePath = text
                 case "--socket": options.socketPath = text
                 default: options.user = text
                 }
             default:
-                return .failure(.init(message: "unknown option \(InputEcho.quoted(argument))"))
+                return .failure(.init(Sentence("unknown option \"%s\"", .text(InputEcho.escaped(argument, quote: true)))))
             }
             index += 1
         }
         if [options.profile, options.statePath, options.socketPath].compactMap({ $0 }).count > 1 {
-            return .failure(.init(message: "give one of --profile, --state and --socket"))
+            return .failure(.init(Sentence("give one of --profile, --state and --socket")))
         }
         if options.start, options.profile != nil || options.statePath != nil || options.socketPath != nil || options.user != nil {
-            return .failure(.init(message: "--start starts the default instance (the bus name io.github.badgekit.BadgeDemo): it cannot be combined with --profile, --state, --socket or --user"))
+            return .failure(.init(Sentence("--start starts the default instance (the bus name %s): it cannot be combined with --profile, --state, --socket or --user", .text("io.github.badgekit.BadgeDemo"))))
         }
         return .success(options)
     }
@@ -163,7 +163,7 @@ enum MessageClient {
         // A command given on the command line is checked here first, so a typo or a negative
         // number is exit 2 with its reason even when no instance runs.
         if !options.command.isEmpty, let reason = problem(with: line(for: options.command)) {
-            StandardError.write("badge-demo msg: \(reason)")
+            StandardError.say(reason, program: "badge-demo msg")
             return .refused
         }
         let owner: uid_t
@@ -189,9 +189,9 @@ enum MessageClient {
         do {
             client = try ControlSocketClient(path: path, owner: owner)
         } catch {
-            var hint = ""
-            if case .noInstance = error { hint = startHint(options) }
-            StandardError.write("badge-demo msg: \(error)\(hint)")
+            var said = error.sentence
+            if case .noInstance = error { said = startHint(said, options) }
+            StandardError.say(said, program: "badge-demo msg")
             switch error {
             case .noInstance: return .noInstance
             case .timedOut: return .connectionLost
@@ -225,13 +225,13 @@ enum MessageClient {
             while true {
                 do {
                     guard let event = try client.readLine(timeout: nil) else {
-                        StandardError.write("badge-demo msg: \(dropped ?? "the instance closed the connection")")
+                        StandardError.write("badge-demo msg: " + (dropped ?? Sentence("the instance closed the connection").localized))
                         return .connectionLost
                     }
                     if let reason = droppedReason(event) { dropped = reason }
                     StandardError.write(event, to: 1)
                 } catch {
-                    StandardError.write("badge-demo msg: \(error)")
+                    StandardError.say(error.sentence, program: "badge-demo msg")
                     return .connectionLost
                 }
             }
@@ -241,12 +241,12 @@ enum MessageClient {
 
     /// What to do when no instance runs: how to start one (`--start` only reaches the default
     /// profile, the one the bus name belongs to).
-    static func startHint(_ options: Options) -> String {
+    static func startHint(_ said: Sentence, _ options: Options) -> Sentence {
         let own = [options.profile.map { "--profile " + $0 }, options.statePath.map { "--state " + $0 }]
             .compactMap { $0 }.first
-        if let own { return "; start it with \"badge-demo \(own)\"" }
-        if options.socketPath != nil || options.user != nil { return "" }
-        return "; start it with \"badge-demo\", or add --start to have the session bus start it (docs/session.md)"
+        if let own { return Sentence("%1$s; start it with \"badge-demo %2$s\"", .sentence(said), .text(own)) }
+        if options.socketPath != nil || options.user != nil { return said }
+        return Sentence("%s; start it with \"badge-demo\", or add --start to have the session bus start it (docs/session.md)", .sentence(said))
     }
 
     /// This program's absolute path (for the commands a bar runs on a click: the bar's PATH may
@@ -270,11 +270,11 @@ enum MessageClient {
 
     /// Why the instance would refuse `line`, or nil when it is a command it takes (the socket's
     /// own `hello` and `subscribe` included).
-    static func problem(with line: String) -> String? {
+    static func problem(with line: String) -> Sentence? {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
         if words == ["hello"] || words == ["subscribe"] { return nil }
         guard case .failure(let error) = ControlCommand.parse(line) else { return nil }
-        return error.reason
+        return error.sentence
     }
 
     /// Sends one line and prints its answer: nothing for a plain "ok", the JSON for an answer with
@@ -284,7 +284,7 @@ enum MessageClient {
         do {
             reply = try client.request(line)
         } catch {
-            StandardError.write("badge-demo msg: \(error)")
+            StandardError.say(error.sentence, program: "badge-demo msg")
             return .connectionLost
         }
         if let reason = SingleInstance.errorReason(reply) {
@@ -302,7 +302,7 @@ enum MessageClient {
         var owner = getuid()
         var runtime = Environment.value("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil }
         if let user = options.user {
-            guard let entry = getpwnam(user) else { return .failure(.init(message: "no user named \(InputEcho.quoted(user))")) }
+            guard let entry = getpwnam(user) else { return .failure(.init(Sentence("no user named \"%s\"", .text(InputEcho.escaped(user, quote: true))))) }
             owner = entry.pointee.pw_uid
             runtime = "/run/user/\(owner)"
         }

@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeControl
 import BadgeX11
 
@@ -29,18 +30,18 @@ extension BadgeApplication {
             service.onStatusChange = { [busName] status in
                 switch status {
                 case .taken:
-                    StandardError.write("badge-demo: another program owns \(busName) on the session bus; carrying on without it (it is taken over when that program quits)")
+                    StandardError.say(Sentence("another program owns %s on the session bus; carrying on without it (it is taken over when that program quits)", .text("\(busName)")))
                 case .off(let reason):
-                    StandardError.write("badge-demo: no D-Bus interface: \(reason)")
+                    StandardError.say(Sentence("no D-Bus interface: %s", .text("\(reason)")))
                 case .owned, .waiting:
                     break
                 }
             }
-            service.onWarning = { StandardError.write("badge-demo: D-Bus: \($0)") }
+            service.onWarning = { StandardError.say(Sentence("D-Bus: %s", .text("\($0)"))) }
             busService = service
             board.observe(service)
         } catch {
-            StandardError.write("badge-demo: no D-Bus interface: \(error)")
+            StandardError.say(Sentence("no D-Bus interface: %s", .text("\(error)")))
             busFailure = error.description
         }
     }

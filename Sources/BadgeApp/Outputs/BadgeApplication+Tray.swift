@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeControl
 import BadgeX11
 
@@ -13,7 +14,7 @@ extension BadgeApplication {
         do {
             tray = try TrayIcon(host: host, iconName: identity.iconName)
         } catch {
-            StandardError.write("badge-demo: no tray icon: \(error)")
+            StandardError.say(Sentence("no tray icon: %s", .text("\(error)")))
             return
         }
         tray.theme = renderer.theme

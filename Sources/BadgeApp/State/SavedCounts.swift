@@ -93,20 +93,24 @@ final class SavedCounts {
         do {
             bytes = try Self.readFile(path)
         } catch {
-            if !error.missing { warn("\(path): ignoring the saved counts (\(error))\(Self.leftAlone)") }
+            if !error.missing { warn(Self.ignoring(path, error, leftAlone: true).localized) }
             return [:]
         }
         do {
             restored = try Self.decodeEntries(bytes)
             return restored
         } catch {
-            warn("\(path): ignoring the saved counts (\(error))\(bytes.isEmpty ? "" : Self.leftAlone)")
+            warn(Self.ignoring(path, error, leftAlone: !bytes.isEmpty).localized)
             return [:]
         }
     }
 
     /// What a warning about a file the app will not read adds: it is never written over either.
-    private static let leftAlone = "; the file is left as it is, and the counts are not saved until it is moved away"
+    private static func ignoring(_ path: String, _ error: some Error, leftAlone: Bool) -> Sentence {
+        leftAlone ? Sentence("%1$s: ignoring the saved counts (%2$s); the file is left as it is, and the counts are not saved until it is moved away",
+                             .text(path), .text("\(error)"))
+            : Sentence("%1$s: ignoring the saved counts (%2$s)", .text(path), .text("\(error)"))
+    }
 
     /// The bytes of the state file at `path` (the one place this type reads a file).
     private static func readFile(_ path: String) throws(BoundedFile.Failure) -> [UInt8] {
@@ -210,10 +214,10 @@ final class SavedCounts {
             try save(toolbar.buttons.map { ($0.id, Entry(content: $0.badge.value, from: origin($0.id), sender: sender($0.id))) },
                      lockWait: force ? Self.exitLockWait : 0)
             busySince = nil
-            if backoff.succeeded() { warn("\(path): the counts are saved again") }
+            if backoff.succeeded() { warn(Sentence("%s: the counts are saved again", .text(path)).localized) }
         } catch {
             if force {
-                warn("\(path): the counts shown at exit are not saved (\(error))")
+                warn(Sentence("%1$s: the counts shown at exit are not saved (%2$s)", .text(path), .sentence(error.sentence)).localized)
                 return
             }
             if case .busy = error, now - (busySince ?? now) < Self.busyPatience {
@@ -225,7 +229,8 @@ final class SavedCounts {
             busySince = nil
             let retry = backoff.failed()
             if retry.isFirst {
-                warn("\(path): cannot save the counts (\(error)); trying again in \(Int(retry.delay)) s, then less often (every \(Int(backoff.longest)) s at most)")
+                warn(Sentence("%1$s: cannot save the counts (%2$s); trying again in %3$s s, then less often (every %4$s s at most)",
+                              .text(path), .sentence(error.sentence), .number(Int(retry.delay)), .number(Int(backoff.longest))).localized)
             }
             dueTime = now + retry.delay
         }

@@ -113,34 +113,7 @@ public struct DesktopLocale: Sendable {
     /// Replaces `%s` (in order) and `%1$s`, `%2$s` … in a translated format with `values`; `%%`
     /// is a percent sign. Never formats with C's printf, so a bad translation cannot crash.
     package static func substitute(_ format: String, _ values: [String]) -> String {
-        var result = ""
-        var next = 0
-        let characters = Array(format)
-        var index = 0
-        while index < characters.count {
-            let character = characters[index]
-            guard character == "%", index + 1 < characters.count else {
-                result.append(character)
-                index += 1
-                continue
-            }
-            if characters[index + 1] == "%" {
-                result.append("%")
-                index += 2
-            } else if characters[index + 1] == "s" {
-                result += next < values.count ? values[next] : ""
-                next += 1
-                index += 2
-            } else if let digit = characters[index + 1].wholeNumberValue, index + 3 < characters.count,
-                      characters[index + 2] == "$", characters[index + 3] == "s" {
-                result += digit >= 1 && digit <= values.count ? values[digit - 1] : ""
-                index += 4
-            } else {
-                result.append(character)
-                index += 1
-            }
-        }
-        return result
+        Sentence.substitute(format, values)
     }
 
     static func group(_ number: Int, separator: String) -> String {

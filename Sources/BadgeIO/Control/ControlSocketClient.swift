@@ -1,3 +1,4 @@
+import BadgeCore
 import Glibc
 
 /// Why talking to a running instance through its control socket failed. Each message says what
@@ -17,20 +18,23 @@ public enum ControlSocketClientError: Error, CustomStringConvertible, Equatable 
     case lineTooLong(path: String, limit: Int)
 
     /// A one-line message for the user.
-    public var description: String {
+    public var description: String { sentence.english }
+
+    /// The message, to say in the user's language.
+    package var sentence: Sentence {
         switch self {
         case .noInstance(let path):
-            return "no instance is running (nothing listens on \(path))"
+            return Sentence("no instance is running (nothing listens on %s)", .text(path))
         case .wrongOwner(let path, let uid, let expected):
-            return "\(path) is served by uid \(uid), not uid \(expected): not talking to it"
+            return Sentence("%1$s is served by uid %2$s, not uid %3$s: not talking to it", .text(path), .text(String(uid)), .text(String(expected)))
         case .connectionLost(let path):
-            return "the instance at \(path) closed the connection"
+            return Sentence("the instance at %s closed the connection", .text(path))
         case .timedOut(let path, let seconds):
-            return "the instance at \(path) did not answer within \(Int(seconds)) s (it may be stopped or swamped)"
+            return Sentence("the instance at %1$s did not answer within %2$s s (it may be stopped or swamped)", .text(path), .number(Int(seconds)))
         case .system(let call, let path, let code):
-            return "\(path): \(call) failed: \(String(cString: strerror(code)))"
+            return Sentence("%1$s: %2$s failed: %3$s", .text(path), .text(call), .text(String(cString: strerror(code))))
         case .lineTooLong(let path, let limit):
-            return "the instance at \(path) sent a line longer than \(limit) bytes: not read"
+            return Sentence("the instance at %1$s sent a line longer than %2$s bytes: not read", .text(path), .number(limit))
         }
     }
 }

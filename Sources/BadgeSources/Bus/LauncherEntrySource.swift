@@ -65,7 +65,7 @@ public final class LauncherEntrySource: BadgeSource {
         followed = id
         self.displayName = displayName ?? id.id
         connection = try BusSourceConnection(address: busAddress, label: "the session bus (launcher \(id))")
-        reading = SourceReading(content: nil, description: "\(self.displayName) (launcher count)")
+        reading = SourceReading(content: nil, said: Sentence("%s (launcher count)", .text(self.displayName)))
     }
 
     /// Listens on `bus`, a session-bus connection the application already polls.
@@ -75,7 +75,7 @@ public final class LauncherEntrySource: BadgeSource {
         followed = id
         self.displayName = displayName ?? id.id
         connection = BusSourceConnection(sharing: bus)
-        reading = SourceReading(content: nil, description: "\(self.displayName) (launcher count)")
+        reading = SourceReading(content: nil, said: Sentence("%s (launcher count)", .text(self.displayName)))
     }
 
     private static func parsed(_ desktopID: String) throws(SourceSetupError) -> DesktopFileID {
@@ -93,7 +93,7 @@ public final class LauncherEntrySource: BadgeSource {
         bus.whenLost { [weak self] reason in self?.lost(reason) }
         bus.whenReady { [weak self] _ in self?.greeted() }
         // The first reading: nothing is known until the application broadcasts.
-        publish(SourceReading(content: nil, description: followsItself ? selfDescription : waitingDescription))
+        publish(SourceReading(content: nil, said: followsItself ? selfDescription : waitingDescription))
     }
 
     private var followsItself: Bool {
@@ -101,8 +101,9 @@ public final class LauncherEntrySource: BadgeSource {
         return !Set(own.candidates).isDisjoint(with: followed.candidates)
     }
 
-    private var selfDescription: String {
-        "\(displayName) (launcher count): \(desktopID) is this application's own id; its broadcasts hold this application's own total, and are not followed"
+    private var selfDescription: Sentence {
+        Sentence("%1$s (launcher count): %2$s is this application's own id; its broadcasts hold this application's own total, and are not followed",
+                 .text(displayName), .text(desktopID))
     }
 
     public var descriptors: [Int32] { started ? connection.descriptors : [] }
@@ -135,17 +136,19 @@ public final class LauncherEntrySource: BadgeSource {
         connection.close()
     }
 
-    private var waitingDescription: String { "\(displayName) (launcher count): waiting for \(desktopID) to broadcast" }
+    private var waitingDescription: Sentence {
+        Sentence("%1$s (launcher count): waiting for %2$s to broadcast", .text(displayName), .text(desktopID))
+    }
 
     private func greeted() {
         guard reading.error != nil, !followsItself else { return }
-        publish(SourceReading(content: reading.content, description: reading.content == nil ? waitingDescription : describe(),
+        publish(SourceReading(content: reading.content, said: reading.content == nil ? waitingDescription : describe(),
                               updated: reading.updated))
     }
 
     private func lost(_ reason: String) {
         var stale = reading
-        stale.error = "the session bus is away (\(reason))"
+        stale.fail(Sentence("the session bus is away (%s)", .text(reason)))
         stale.isStale = true
         publish(stale)
     }
@@ -173,7 +176,7 @@ public final class LauncherEntrySource: BadgeSource {
             for old in words.prefix(words.count - Self.sendersLimit) { departures.removeValue(forKey: old.sender)?.cancel() }
             words.removeFirst(words.count - Self.sendersLimit)
         }
-        publish(SourceReading(content: content, description: describe(), updated: SystemTime.realtime))
+        publish(SourceReading(content: content, said: describe(), updated: SystemTime.realtime))
     }
 
     /// `name`, which said something, left the bus: its word goes with it.
@@ -181,7 +184,7 @@ public final class LauncherEntrySource: BadgeSource {
         departures.removeValue(forKey: name)?.cancel()
         if resumed == name, words.isEmpty {
             resumed = nil
-            publish(SourceReading(content: BadgeContent.none, description: "\(displayName) (launcher count): \(desktopID) left the bus",
+            publish(SourceReading(content: BadgeContent.none, said: Sentence("%1$s (launcher count): %2$s left the bus", .text(displayName), .text(desktopID)),
                                   updated: SystemTime.realtime))
             return
         }
@@ -190,10 +193,10 @@ public final class LauncherEntrySource: BadgeSource {
         words.remove(at: index)
         guard wasShown else { return }  // an earlier sender's word was not on show: nothing changes
         if words.isEmpty {
-            publish(SourceReading(content: BadgeContent.none, description: "\(displayName) (launcher count): \(desktopID) left the bus",
+            publish(SourceReading(content: BadgeContent.none, said: Sentence("%1$s (launcher count): %2$s left the bus", .text(displayName), .text(desktopID)),
                                   updated: SystemTime.realtime))
         } else {
-            publish(SourceReading(content: content, description: describe(), updated: SystemTime.realtime))
+            publish(SourceReading(content: content, said: describe(), updated: SystemTime.realtime))
         }
     }
 
@@ -204,7 +207,7 @@ public final class LauncherEntrySource: BadgeSource {
         return word.urgent ? .dot : .none
     }
 
-    private func describe() -> String { "\(displayName) (launcher count)" }
+    private func describe() -> Sentence { Sentence("%s (launcher count)", .text(displayName)) }
 
     private func publish(_ new: SourceReading) {
         guard new != reading else { return }

@@ -42,17 +42,17 @@ public final class LauncherHubSource: BadgeSource {
     public init(busAddress: String, finder: DesktopEntryFinder = DesktopEntryFinder()) throws(SourceSetupError) {
         connection = try BusSourceConnection(address: busAddress, label: "the session bus (launcher counts)")
         self.finder = finder
-        reading = SourceReading(content: nil, description: Self.description)
+        reading = SourceReading(content: nil, said: Self.description)
     }
 
     /// Listens on `bus`, a session-bus connection the application already polls.
     package init(sharing bus: BusConnection, finder: DesktopEntryFinder = DesktopEntryFinder()) {
         connection = BusSourceConnection(sharing: bus)
         self.finder = finder
-        reading = SourceReading(content: nil, description: Self.description)
+        reading = SourceReading(content: nil, said: Self.description)
     }
 
-    static let description = "every application's launcher count"
+    static let description = Sentence("every application's launcher count")
 
     public func start() {
         guard !started else { return }
@@ -62,12 +62,12 @@ public final class LauncherHubSource: BadgeSource {
         bus.whenLost { [weak self] reason in
             guard let self else { return }
             var stale = self.reading
-            stale.error = "the session bus is away (\(reason))"
+            stale.fail(Sentence("the session bus is away (%s)", .text(reason)))
             stale.isStale = true
             self.publish(stale)
         }
         // Nothing to ask: 0 until an application broadcasts, and current.
-        publish(SourceReading(content: .count(0), description: Self.description, updated: SystemTime.realtime, items: BadgeItemList()))
+        publish(SourceReading(content: .count(0), said: Self.description, updated: SystemTime.realtime, items: BadgeItemList()))
     }
 
     public var descriptors: [Int32] { started ? connection.descriptors : [] }
@@ -138,7 +138,7 @@ public final class LauncherHubSource: BadgeSource {
                                    origin: word.desktopID, iconName: entry?.icon, action: .launch(desktopID: word.desktopID)))
         }
         let content: BadgeContent = total > 0 ? .count(total) : (items.isEmpty ? .count(0) : .dot)
-        publish(SourceReading(content: content, description: Self.description, updated: SystemTime.realtime,
+        publish(SourceReading(content: content, said: Self.description, updated: SystemTime.realtime,
                               items: BadgeItemList(items)))
     }
 

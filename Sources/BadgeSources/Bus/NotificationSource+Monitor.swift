@@ -47,7 +47,7 @@ extension NotificationSource {
                 guard let self, self.monitor === connection else { return }
                 guard reply != nil else {
                     if !self.usesDunstCount, self.serverName != nil {
-                        self.fail("the session bus does not let this badge watch the notifications (BecomeMonitor was refused)")
+                        self.fail(Sentence("the session bus does not let this badge watch the notifications (BecomeMonitor was refused)"))
                     }
                     return
                 }
@@ -121,9 +121,10 @@ extension NotificationSource {
         guard serverName != nil else { return }
         guard monitoring else {
             // Not yet watching: what the count is cannot be known.
-            return fail("waiting for the bus to let this badge watch \(serverName ?? "the daemon")'s notifications")
+            return fail(serverName.map { Sentence("waiting for the bus to let this badge watch %s's notifications", .text($0)) }
+                ?? Sentence("waiting for the bus to let this badge watch the daemon's notifications"))
         }
-        publish(SourceReading(content: .count(shown.count), description: describe(), updated: SystemTime.realtime,
+        publish(SourceReading(content: .count(shown.count), said: describe(), updated: SystemTime.realtime,
                               items: shownItems(count: shown.count)))
     }
 

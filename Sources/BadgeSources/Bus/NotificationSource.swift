@@ -102,7 +102,7 @@ public final class NotificationSource: BadgeSource {
         address = busAddress
         self.applications = applications
         query = try BusSourceConnection(address: busAddress, label: "the session bus (notifications)")
-        reading = SourceReading(content: nil, description: "notifications")
+        reading = SourceReading(content: nil, said: Sentence("notifications"))
     }
 
     /// Asks its questions on `bus`, a session-bus connection the application already polls (the
@@ -111,7 +111,7 @@ public final class NotificationSource: BadgeSource {
         address = busAddress
         self.applications = applications
         query = BusSourceConnection(sharing: bus)
-        reading = SourceReading(content: nil, description: "notifications")
+        reading = SourceReading(content: nil, said: Sentence("notifications"))
     }
 
     public func start() {
@@ -123,8 +123,8 @@ public final class NotificationSource: BadgeSource {
         bus.watchOwner(of: Self.daemonName) { [weak self] owner in self?.daemonOwner(owner) }
         bus.subscribe(.signal("org.freedesktop.DBus.Properties", "PropertiesChanged", sender: Self.daemonName, path: Self.daemonPath,
                               arguments: [0: Self.dunstInterface])) { [weak self] message in self?.propertiesChanged(message) }
-        bus.whenLost { [weak self] reason in self?.fail("the session bus is away (\(reason))") }
-        publish(SourceReading(content: nil, description: "notifications: looking for the notification daemon"))
+        bus.whenLost { [weak self] reason in self?.fail(Sentence("the session bus is away (%s)", .text(reason))) }
+        publish(SourceReading(content: nil, said: Sentence("notifications: looking for the notification daemon")))
     }
 
     public var descriptors: [Int32] {
@@ -188,7 +188,7 @@ public final class NotificationSource: BadgeSource {
     }
 
     /// The error while no daemon is on the bus and the monitor waits for one.
-    static let noDaemonWatching = "no notification daemon on the session bus (watching for one: its first notification will count)"
+    static let noDaemonWatching = Sentence("no notification daemon on the session bus (watching for one: its first notification will count)")
 
     private func noDaemon() {
         owner = nil
@@ -198,15 +198,15 @@ public final class NotificationSource: BadgeSource {
         pendingNotify.removeAll()
         watchTraffic(of: nil)
         setDoNotDisturb(false)
-        var none = SourceReading(content: reading.content, description: "notifications", updated: reading.updated,
-                                 error: "no notification daemon on the session bus", isStale: true, isAbsent: true)
+        var none = SourceReading(content: reading.content, said: Sentence("notifications"), updated: reading.updated,
+                                 error: Sentence("no notification daemon on the session bus"), isStale: true, isAbsent: true)
         if reading.content == nil { none.content = nil }
         publish(none)
     }
 
-    func fail(_ error: String) {
+    func fail(_ error: Sentence) {
         var stale = reading
-        stale.error = error
+        stale.fail(error)
         stale.isStale = true
         publish(stale)
     }
@@ -228,10 +228,10 @@ public final class NotificationSource: BadgeSource {
                 self.dunstCount = Int(clamping: max(0, displayed) + max(0, waiting))
                 if let paused = entries["paused"]?.boolValue { self.setDoNotDisturb(paused) }
                 let count = self.dunstCount ?? 0
-                self.publish(SourceReading(content: .count(count), description: self.describe(),
+                self.publish(SourceReading(content: .count(count), said: self.describe(),
                                            updated: SystemTime.realtime, items: self.shownItems(count: count)))
             } else {
-                self.fail("dunst did not answer with its counts")
+                self.fail(Sentence("dunst did not answer with its counts"))
             }
             if self.queryAgain {
                 self.queryAgain = false
@@ -252,14 +252,16 @@ public final class NotificationSource: BadgeSource {
         guard on != doNotDisturb else { return }
         doNotDisturb = on
         onDoNotDisturbChange?(on)
-        if serverName != nil { publish(SourceReading(content: reading.content, description: describe(), updated: reading.updated)) }
+        if serverName != nil { publish(SourceReading(content: reading.content, said: describe(), updated: reading.updated)) }
     }
 
-    func describe() -> String {
-        let daemon = serverName ?? "the notification daemon"
-        let which = applications.isEmpty ? "notifications" : "notifications of \(applications.joined(separator: ", "))"
-        let since = usesDunstCount ? "" : " since the badge started"
-        return "\(which) in \(daemon)\(since)\(doNotDisturb ? " (do not disturb)" : "")"
+    func describe() -> Sentence {
+        let daemon = serverName.map { Sentence(verbatim: $0) } ?? Sentence("the notification daemon")
+        let which = applications.isEmpty ? Sentence("notifications")
+            : Sentence("notifications of %s", .text(applications.joined(separator: ", ")))
+        let said = usesDunstCount ? Sentence("%1$s in %2$s", .sentence(which), .sentence(daemon))
+            : Sentence("%1$s in %2$s since the badge started", .sentence(which), .sentence(daemon))
+        return doNotDisturb ? Sentence("%s (do not disturb)", .sentence(said)) : said
     }
 
     /// dunst's `PropertiesChanged` (the subscription takes only the daemon's own, for its interface).
