@@ -20,6 +20,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Its own XDG folders, so the control socket, the instance lock and the saved counts run as they do
+# in a user's session (with no XDG_RUNTIME_DIR there is no socket, and the functions that start it
+# would be left out of the order and spread over the text, each pulling in a page-cache folio).
+export XDG_RUNTIME_DIR="$work/runtime" XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" \
+  XDG_DATA_HOME="$work/data" XDG_CACHE_HOME="$work/cache"
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+
 # A private X server, which writes its display number into the pipe once it accepts clients.
 mkfifo "$work/display"
 Xvfb -displayfd 3 -noreset -screen 0 1024x768x24 3>"$work/display" 2>/dev/null &
@@ -32,8 +39,12 @@ export DISPLAY=":$number"
 objcopy --strip-debug "$demo" "$work/badge-demo"
 demo="$work/badge-demo"
 
+# A private session bus when dbus-run-session is here: the bus name, the badges' interface and the
+# screen-reader bridge start as they do on a desktop.
+bus=()
+command -v dbus-run-session >/dev/null && bus=(dbus-run-session --)
 coproc DEMO {
-  exec valgrind --tool=callgrind --demangle=no --compress-strings=no --compress-pos=no \
+  exec "${bus[@]}" valgrind --tool=callgrind --demangle=no --compress-strings=no --compress-pos=no \
     --callgrind-out-file="$work/callgrind.out" --log-file="$work/valgrind.log" "$demo" --control
 }
 exec {to_demo}>&"${DEMO[1]}" {from_demo}<&"${DEMO[0]}"
@@ -67,6 +78,11 @@ xdotool key Tab space plus minus BackSpace Delete Tab Return t t b b o r o r
 settle
 send "sync done"
 expect '"token":"done"'
+# A producer on the socket, as scripts and bars are: `msg` is a second process, so only the
+# server's side is profiled here.
+"$demo" msg set mail 7 >"$work/msg.log" 2>&1 || { echo "profile-order-file: msg set failed: $(cat "$work/msg.log")" >&2; exit 1; }
+send "sync socket"
+expect '"token":"socket"'
 send quit
 wait "$DEMO_PID" || { echo "profile-order-file: badge-demo failed under callgrind (see $work/valgrind.log)" >&2; exit 1; }
 DEMO_PID=
