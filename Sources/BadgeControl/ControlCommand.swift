@@ -124,7 +124,7 @@ package enum ControlCommand: Hashable, Sendable {
         case "act":
             guard arguments.count == 3 else { return .failure(usage("act ID KEY|all read")) }
             guard let action = ItemAction(rawValue: arguments[2]) else {
-                return .failure(ControlCommandError("act: the action must be read, not \"\(arguments[2].prefix(40))\""))
+                return .failure(ControlCommandError(Sentence("act: the action must be read, not \"%s\"", .text(InputEcho.escaped(arguments[2], quote: true)))))
             }
             return .success(.act(id: arguments[0], key: arguments[1] == "all" ? nil : arguments[1], action: action))
         case "quit":

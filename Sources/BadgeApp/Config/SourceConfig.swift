@@ -103,7 +103,7 @@ enum SourceConfig: Sendable, Equatable {
         case "imap" where value["imap"]?.array != nil:
             // Several accounts: each its own "imap" object (with an optional "name"); `open` beside applies to all.
             guard let accounts = value["imap"]?.array, (1...8).contains(accounts.count) else {
-                throw fail("\(at).imap", "expected 1 to 8 accounts")
+                throw fail("\(at).imap", Sentence("expected 1 to 8 accounts"))
             }
             let open = try strings("open")
             var parts: [SourcePart] = []
@@ -113,7 +113,7 @@ enum SourceConfig: Sendable, Equatable {
                 guard case .imap(let parsed, _, _, _) = config else { continue }
                 let name = try fields.string(account["name"], "\(place).name") ?? "\(parsed.user)@\(parsed.host)"
                 guard !name.isEmpty, !parts.contains(where: { $0.name == name }) else {
-                    throw fail("\(place).name", "each account needs a name of its own (\"work\", \"home\")")
+                    throw fail("\(place).name", Sentence("each account needs a name of its own (\"work\", \"home\")"))
                 }
                 parts.append(SourcePart(name: name, config: config))
             }
@@ -153,18 +153,18 @@ enum SourceConfig: Sendable, Equatable {
     }
 
     /// The `open` words of `value` (a string or an array of non-empty strings), naming `at` in errors.
-    private static func parse(_ value: JSONValue, openAt at: String, fail: (String, String) -> ToolbarConfig.Error) throws(ToolbarConfig.Error) -> [String]? {
+    private static func parse(_ value: JSONValue, openAt at: String, fail: (String, Sentence) -> ToolbarConfig.Error) throws(ToolbarConfig.Error) -> [String]? {
         switch value["open"] {
         case nil, .null?: return nil
         case .string(let one)?: return [one]
         case .array(let items)?:
             var list: [String] = []
             for item in items {
-                guard case .string(let text) = item, !text.isEmpty else { throw fail("\(at).open", "expected non-empty strings") }
+                guard case .string(let text) = item, !text.isEmpty else { throw fail("\(at).open", Sentence("expected non-empty strings")) }
                 list.append(text)
             }
             return list
-        default: throw fail("\(at).open", "expected a string or an array of strings")
+        default: throw fail("\(at).open", Sentence("expected a string or an array of strings"))
         }
     }
 
@@ -200,7 +200,7 @@ enum SourceConfig: Sendable, Equatable {
         let caFile = try fields.string(value["caFile"], "\(at).caFile")
         let authName = try fields.string(value["auth"], "\(at).auth") ?? "password"
         guard let mechanism = IMAPAccount.Mechanism(rawValue: authName) else {
-            throw fail("\(at).auth", "expected \"password\" (the default), \"xoauth2\" or \"oauthbearer\" (an OAuth2 token from the password command)")
+            throw fail("\(at).auth", Sentence("expected \"password\" (the default), \"xoauth2\" or \"oauthbearer\" (an OAuth2 token from the password command)"))
         }
         let password: IMAPPassword
         switch value["password"] {

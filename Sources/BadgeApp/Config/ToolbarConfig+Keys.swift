@@ -1,4 +1,5 @@
 import BadgeControl
+import BadgeCore
 
 extension ToolbarConfig {
     /// Every key the config file may hold. A key not here gets a warning naming its path and the

@@ -100,8 +100,8 @@ extension BadgeApplication {
             return .answer(.object(fields + button.badge.items.jsonFields(limit: BadgeItemList.maximumCount)))
         case .act(let id, let key, .read):
             guard target(id) != nil else { return unknown(id) }
-            guard let bindings else { return .failed("\(id.prefix(40)) has no source to mark anything read") }
-            if let refused = bindings.markRead(id, keys: key.map { [$0] }) { return .failed(refused) }
+            guard let bindings else { return .failed(Sentence("%s has no source to mark anything read", .text(InputEcho.escaped(id)))) }
+            if let refused = bindings.markRead(id, keys: key.map { [$0] }) { return .failed(Sentence(verbatim: refused)) }
         case .sync(let token):
             return .synchronize(token)
         case .activate(let startupID):
