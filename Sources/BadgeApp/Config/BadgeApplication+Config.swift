@@ -29,7 +29,7 @@ extension BadgeApplication {
         guard access(path, F_OK) == 0 else {
             // Removed (or renamed away, as editors do before writing the new one): what is shown stays.
             if cause == "signal" {
-                StandardError.say(Sentence("%s: no such file; keeping the toolbar", .text("\(path)")))
+                StandardError.say(Sentence("%s: no such file; keeping the toolbar", .text(path)))
                 board.apply(.event(.config(ControlEvents.configError("\(path): no such file", cause: cause))))
             }
             return
