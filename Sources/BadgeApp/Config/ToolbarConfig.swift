@@ -80,7 +80,7 @@ struct ToolbarConfig: Sendable {
         do {
             bytes = try BoundedFile.read(path, kind: .config)
         } catch {
-            throw Error(Sentence("%1$s: %2$s", .text(path), .text("\(error)")))
+            throw Error(Sentence("%1$s: %2$s", .text(path), .sentence(error.sentence)))
         }
         return try parse(bytes, file: path)
     }
