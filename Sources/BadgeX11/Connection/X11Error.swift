@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// A failure of the X11 shell: what went wrong, in terms a user can act on.
 ///
 /// The shell never exits the process and never writes to standard error; an application decides
@@ -18,20 +20,25 @@ public enum X11Error: Error, Equatable, Sendable, CustomStringConvertible {
     case unavailable(String, reason: String)
 
     /// One line saying what went wrong (no program name: the application adds its own).
-    public var description: String {
+    public var description: String { sentence.english }
+
+    /// The line, to say in the user's language (the reasons inside are the server's or the
+    /// library's words, as they are).
+    package var sentence: Sentence {
         switch self {
         case .noDisplay:
-            return "no display: DISPLAY is not set (run inside an X session)"
+            return Sentence("no display: DISPLAY is not set (run inside an X session)")
         case .cannotOpenDisplay(let name, let reason):
-            return reason.isEmpty ? "cannot open display \"\(name)\"" : "cannot open display \"\(name)\" (\(reason))"
+            return reason.isEmpty ? Sentence("cannot open display \"%s\"", .text(name))
+                : Sentence("cannot open display \"%1$s\" (%2$s)", .text(name), .text(reason))
         case .connectionLost(let display, let reason):
-            return "lost the connection to the X server on \(display) (\(reason))"
+            return Sentence("lost the connection to the X server on %1$s (%2$s)", .text(display), .text(reason))
         case .requestRefused(let request, let error):
-            return "the X server refused to \(request) (\(error))"
+            return Sentence("the X server refused to %1$s (%2$s)", .text(request), .text(error))
         case .noSuchWindow(let window):
-            return "there is no window 0x\(String(window, radix: 16)) to embed the toolbar in"
+            return Sentence("there is no window 0x%s to embed the toolbar in", .text(String(window, radix: 16)))
         case .unavailable(let what, let reason):
-            return "\(what) is not available: \(reason)"
+            return Sentence("%1$s is not available: %2$s", .text(what), .text(reason))
         }
     }
 }
