@@ -95,7 +95,7 @@ private struct JSONTextParser {
 
     mutating func expect(_ word: String) throws(JSONParseError) {
         for byte in word.utf8 {
-            guard index < bytes.count, bytes[index] == byte else { throw error(Sentence("expected %s", .text("\(word)"))) }
+            guard index < bytes.count, bytes[index] == byte else { throw error(Sentence("expected %s", .text(word))) }
             index += 1
         }
     }

@@ -1,3 +1,4 @@
+import BadgeCore
 import Glibc
 
 /// The one way the app reads a file it is given (config, saved state, SVG icon): opened without
@@ -35,21 +36,28 @@ package enum BoundedFile {
     /// Why a file could not be read: one line, without the path (the caller names the file).
     package struct Failure: Error, CustomStringConvertible, Sendable, Equatable {
         /// The reason, e.g. "not a regular file but a FIFO".
-        package let reason: String
+        package var reason: String { sentence.english }
+        /// The reason, to say in the user's language.
+        package let sentence: Sentence
         /// True when the file does not exist (ENOENT): not worth a warning for an optional file.
         package var missing = false
 
         /// Creates a failure with its reason.
         package init(reason: String, missing: Bool = false) {
-            self.reason = reason
+            self.init(said: Sentence(verbatim: reason), missing: missing)
+        }
+
+        /// Creates a failure with its reason said as a sentence.
+        package init(said reason: Sentence, missing: Bool = false) {
+            sentence = reason
             self.missing = missing
         }
 
         /// The reason.
         package var description: String { reason }
 
-        fileprivate static func system(_ what: String, _ code: Int32 = errno) -> Failure {
-            Failure(reason: "\(what): \(String(cString: strerror(code)))")
+        fileprivate static func system(_ what: Sentence, _ code: Int32 = errno) -> Failure {
+            Failure(said: Sentence("%1$s: %2$s", .sentence(what), .text(String(cString: strerror(code)))))
         }
     }
 
@@ -63,8 +71,8 @@ package enum BoundedFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             let code = errno
-            if code == ENOENT { throw Failure(reason: "no such file", missing: true) }
-            throw .system("cannot open", code)
+            if code == ENOENT { throw Failure(said: Sentence("no such file"), missing: true) }
+            throw .system(Sentence("cannot open"), code)
         }
         defer { close(fd) }
         return try read(descriptor: fd, limit: limit, limitDescription: limitDescription)
@@ -75,11 +83,11 @@ package enum BoundedFile {
     package static func read(descriptor fd: Int32, limit: Int, limitDescription: String? = nil) throws(Failure) -> [UInt8] {
         let cap = limitDescription ?? "\(limit) bytes"
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .system("cannot read") }
+        guard fstat(fd, &info) == 0 else { throw .system(Sentence("cannot read")) }
         let type = info.st_mode & S_IFMT
-        guard type == S_IFREG else { throw Failure(reason: "not a regular file but \(describe(type: type))") }
+        guard type == S_IFREG else { throw Failure(said: Sentence("not a regular file but %s", .sentence(describe(type: type)))) }
         guard Int(info.st_size) <= limit else {
-            throw Failure(reason: "\(sizeDescription(Int(info.st_size))) is larger than the \(cap) allowed")
+            throw Failure(said: sizeDescription(Int(info.st_size), cap: cap))
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(info.st_size))
@@ -88,28 +96,29 @@ package enum BoundedFile {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .system("cannot read")
+                throw .system(Sentence("cannot read"))
             }
             if count == 0 { break }
-            guard bytes.count + count <= limit else { throw Failure(reason: "grew larger than the \(cap) allowed while read") }
+            guard bytes.count + count <= limit else { throw Failure(said: Sentence("grew larger than the %s allowed while read", .text(cap))) }
             bytes += chunk[0..<count]
         }
         return bytes
     }
 
     /// "a FIFO", "a folder"…: what a file that is not regular is, for the message.
-    private static func describe(type: mode_t) -> String {
+    private static func describe(type: mode_t) -> Sentence {
         switch type {
-        case S_IFIFO: "a FIFO"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFDIR: "a folder"
-        case S_IFSOCK: "a socket"
-        default: "a special file"
+        case S_IFIFO: Sentence("a FIFO")
+        case S_IFCHR: Sentence("a character device")
+        case S_IFBLK: Sentence("a block device")
+        case S_IFDIR: Sentence("a folder")
+        case S_IFSOCK: Sentence("a socket")
+        default: Sentence("a special file")
         }
     }
 
-    private static func sizeDescription(_ bytes: Int) -> String {
-        bytes >= 1 << 20 ? "at \((bytes + (1 << 19)) >> 20) MiB it" : "at \(bytes) bytes it"
+    private static func sizeDescription(_ bytes: Int, cap: String) -> Sentence {
+        bytes >= 1 << 20 ? Sentence("at %1$s MiB it is larger than the %2$s allowed", .text(String((bytes + (1 << 19)) >> 20)), .text(cap))
+            : Sentence("at %1$s bytes it is larger than the %2$s allowed", .text(String(bytes)), .text(cap))
     }
 }

@@ -173,16 +173,16 @@ public final class CommandSource: BadgeSource {
         if let spawnFailure = outcome.spawnFailure { return .failure(Failure(said: Sentence(verbatim: spawnFailure))) }
         switch outcome.cutoff {
         case .timedOut(let limit)?:
-            return .failure(Failure(said: Sentence("%1$s did not finish within %2$s and was stopped", .text("\(name)"), .text("\(Self.seconds(limit))"))))
+            return .failure(Failure(said: Sentence("%1$s did not finish within %2$s and was stopped", .text(name), .text("\(Self.seconds(limit))"))))
         case .tooMuchOutput(let limit)?:
-            return .failure(Failure(said: Sentence("%1$s wrote more than %2$s and was stopped", .text("\(name)"), .text("\(Self.bytes(limit))"))))
+            return .failure(Failure(said: Sentence("%1$s wrote more than %2$s and was stopped", .text(name), .text("\(Self.bytes(limit))"))))
         case nil:
             break
         }
         let detail = outcome.lastErrorLine.map { ": " + $0 } ?? ""
-        if let signal = outcome.signal { return .failure(Failure(said: Sentence("%1$s was ended by signal %2$s%3$s", .text("\(name)"), .text("\(signal)"), .text("\(detail)")))) }
-        if let status = outcome.exitStatus, status != 0 { return .failure(Failure(said: Sentence("%1$s exited with status %2$s%3$s", .text("\(name)"), .text("\(status)"), .text("\(detail)")))) }
-        return CommandOutput.parse(outcome.output).mapError { Failure(said: Sentence("%1$s %2$s", .text("\(name)"), .sentence($0.sentence))) }
+        if let signal = outcome.signal { return .failure(Failure(said: Sentence("%1$s was ended by signal %2$s%3$s", .text(name), .text("\(signal)"), .text(detail)))) }
+        if let status = outcome.exitStatus, status != 0 { return .failure(Failure(said: Sentence("%1$s exited with status %2$s%3$s", .text(name), .text("\(status)"), .text(detail)))) }
+        return CommandOutput.parse(outcome.output).mapError { Failure(said: Sentence("%1$s %2$s", .text(name), .sentence($0.sentence))) }
     }
 
     private static func seconds(_ value: Double) -> String {

@@ -33,7 +33,7 @@ extension BadgeApplication {
             // Removed (or renamed away, as editors do before writing the new one): what is shown stays.
             configWatcher?.settle.cancel()
             if cause == "signal" {
-                StandardError.say(Sentence("%s: no such file; keeping the toolbar", .text("\(path)")))
+                StandardError.say(Sentence("%s: no such file; keeping the toolbar", .text(path)))
                 board.apply(.event(.config(ControlEvents.configError("\(path): no such file", cause: cause))))
             }
             return

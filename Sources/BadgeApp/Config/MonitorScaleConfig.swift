@@ -35,7 +35,7 @@ struct MonitorScaleConfig: Sendable, Equatable {
             for (name, value) in entries {
                 let field = "monitors.\(name.prefix(40))"
                 guard !name.isEmpty, name.utf8.count <= maximumNameLength else {
-                    warn(field, Sentence("a monitor name must be 1 to %s characters", .text("\(maximumNameLength)")))
+                    warn(field, Sentence("a monitor name must be 1 to %s characters", .number(maximumNameLength)))
                     continue
                 }
                 let number: Double

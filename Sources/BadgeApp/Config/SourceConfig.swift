@@ -193,7 +193,7 @@ enum SourceConfig: Sendable, Equatable {
             throw fail("\(at).security", Sentence("expected \"tls\" (port 993), \"starttls\" (port 143) or \"none\" (loopback only)"))
         }
         if security == .cleartext && !IMAPAccount.isLoopback(host) {
-            throw fail("\(at).security", Sentence("\"none\" sends the password in clear, so it is allowed only for a host on loopback, not %s", .text("\(host)")))
+            throw fail("\(at).security", Sentence("\"none\" sends the password in clear, so it is allowed only for a host on loopback, not %s", .text(host)))
         }
         let port = try fields.integer(value["port"], "\(at).port")
         if let port, !(1...65535).contains(port) { throw fail("\(at).port", Sentence("must be from 1 to 65535")) }

@@ -86,7 +86,7 @@ struct ToolbarConfig: Sendable {
         do {
             bytes = try BoundedFile.read(path, kind: .config)
         } catch {
-            throw Error(Sentence("%1$s: %2$s", .text(path), .text("\(error)")))
+            throw Error(Sentence("%1$s: %2$s", .text(path), .sentence(error.sentence)))
         }
         return try parse(bytes, file: path)
     }
@@ -139,7 +139,7 @@ struct ToolbarConfig: Sendable {
             config.listsButtons = false
             return config
         }
-        guard !buttons.isEmpty, buttons.count <= 32 else { throw fail("buttons", Sentence("must list 1 to 32 buttons, not %s", .text("\(buttons.count)"))) }
+        guard !buttons.isEmpty, buttons.count <= 32 else { throw fail("buttons", Sentence("must list 1 to 32 buttons, not %s", .number(buttons.count))) }
         var seen = Set<String>()
         for (index, b) in buttons.enumerated() {
             let at = "buttons[\(index)]"
@@ -149,7 +149,7 @@ struct ToolbarConfig: Sendable {
                   id.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7f }) else {
                 throw fail("\(at).id", Sentence("\"%s\" must be 1 to 64 characters without spaces, and not \"all\"", .text(InputEcho.escaped(id, quote: true))))
             }
-            guard seen.insert(id).inserted else { throw fail("\(at).id", Sentence("\"%s\" is used by an earlier button", .text("\(id)"))) }
+            guard seen.insert(id).inserted else { throw fail("\(at).id", Sentence("\"%s\" is used by an earlier button", .text(id))) }
             var button = Button(id: id, iconName: nil, iconPath: nil, label: try fields.string(b["label"], "\(at).label") ?? id,
                                 content: .none, blinks: false, style: BadgeStyle(), format: BadgeFormat())
             button.labelGiven = b["label"] != nil && b["label"] != .null
@@ -166,7 +166,7 @@ struct ToolbarConfig: Sendable {
                     guard let count = try fields.integer(content["count"], "\(at).content.count") else {
                         throw fail("\(at).content.count", Sentence("missing for kind \"count\""))
                     }
-                    guard count >= 0 else { throw fail("\(at).content.count", Sentence("must be 0 or more, not %s", .text("\(count)"))) }
+                    guard count >= 0 else { throw fail("\(at).content.count", Sentence("must be 0 or more, not %s", .number(count))) }
                     button.content = .count(count)
                 case "text":
                     guard let text = try fields.string(content["text"], "\(at).content.text") else {
@@ -196,12 +196,12 @@ struct ToolbarConfig: Sendable {
                     button.style.font.size = size
                 }
                 if let maximum = try fields.integer(style["maximumCount"], "\(at).style.maximumCount") {
-                    guard maximum >= 1 else { throw fail("\(at).style.maximumCount", Sentence("must be 1 or more, not %s", .text("\(maximum)"))) }
+                    guard maximum >= 1 else { throw fail("\(at).style.maximumCount", Sentence("must be 1 or more, not %s", .number(maximum))) }
                     button.format.maximumCount = maximum
                 }
                 if let length = try fields.integer(style["maximumTextLength"], "\(at).style.maximumTextLength") {
                     guard length >= 1, length <= 1000 else {
-                        throw fail("\(at).style.maximumTextLength", Sentence("must be from 1 to 1000, not %s", .text("\(length)")))
+                        throw fail("\(at).style.maximumTextLength", Sentence("must be from 1 to 1000, not %s", .number(length)))
                     }
                     button.format.maximumTextLength = length
                 }

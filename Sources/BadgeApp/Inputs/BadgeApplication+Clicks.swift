@@ -67,7 +67,7 @@ extension BadgeApplication {
                 try programLauncher().launch(arguments)
             case .raise(let windowClass):
                 if try host.connection.activateClient(withClass: [windowClass], time: 0) == nil {
-                    StandardError.say(Sentence("%1$s: no window of class %2$s to raise", .text("\(id)"), .text("\(windowClass.prefix(60))")))
+                    StandardError.say(Sentence("%1$s: no window of class %2$s to raise", .text(id), .text("\(windowClass.prefix(60))")))
                 }
             case .count:
                 break
@@ -81,7 +81,7 @@ extension BadgeApplication {
             }
             try host.connection.flush()
         } catch {
-            StandardError.say(Sentence("%1$s: %2$s", .text("\(id)"), .text("\(error)")))
+            StandardError.say(Sentence("%1$s: %2$s", .text(id), .text("\(error)")))
             board.apply(.event(.error(source: "click", reason: "\(id): \(error)")))
         }
     }

@@ -215,7 +215,9 @@ extension BadgeApplication {
 
     func printError(_ error: any Error) {
         if case X11Error.noDisplay = error {
-            StandardError.say(Sentence("%s; or render offscreen with --screenshot FILE.png", .text("\(error)")))
+            StandardError.say(Sentence("%s; or render offscreen with --screenshot FILE.png", .sentence(X11Error.noDisplay.sentence)))
+        } else if let error = error as? X11Error {
+            StandardError.say(error.sentence)
         } else {
             StandardError.write("badge-demo: \(error)")
         }

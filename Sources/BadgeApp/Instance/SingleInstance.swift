@@ -52,7 +52,7 @@ enum SingleInstance {
             }
             if let file = options.statePath, !options.noState {
                 let owner = (try? ControlSocketClient(path: folder + "/" + base.socketName)).map { " (pid \($0.serverPID))" } ?? ""
-                return .refused(Sentence("%1$s is in use by the running badge-demo%2$s; give this instance a state file of its own (--state) or none (--no-state)", .text("\(file)"), .text("\(owner)")).localized)
+                return .refused(Sentence("%1$s is in use by the running badge-demo%2$s; give this instance a state file of its own (--state) or none (--no-state)", .text(file), .text(owner)).localized)
             }
             for n in 2...InstanceProfile.maximumSlots {
                 let slot = base.slot(n)
@@ -100,12 +100,12 @@ enum SingleInstance {
             // The profile is free: the instance ended, before or during this hand-over.
             if let lock = try? InstanceLock.acquire(path: lockPath) {
                 withExtendedLifetime(lock) {}
-                if let lastProblem { StandardError.say(Sentence("the running instance went away (%s); taking the profile over", .text("\(lastProblem)"))) }
+                if let lastProblem { StandardError.say(Sentence("the running instance went away (%s); taking the profile over", .text(lastProblem))) }
                 return nil
             }
             guard SystemTime.monotonic - start < handOverPatience + ControlSocketClient.connectTimeout else {
                 let why = lastProblem.map { " (\($0))" } ?? ""
-                StandardError.say(Sentence("another badge-demo holds %1$s but does not answer on %2$s%3$s; it may be stopped: start this one with --new-instance, or end that one", .text("\(lockPath)"), .text("\(path)"), .text("\(why)")))
+                StandardError.say(Sentence("another badge-demo holds %1$s but does not answer on %2$s%3$s; it may be stopped: start this one with --new-instance, or end that one", .text(lockPath), .text(path), .text(why)))
                 return .setupFailed
             }
             switch attempt(options: options, path: path, startupID: startupID) {
@@ -122,7 +122,7 @@ enum SingleInstance {
                     withExtendedLifetime(lock) {}
                     return nil
                 }
-                StandardError.say(Sentence("handing over to the running instance failed: %s; it may be stopped: start this one with --new-instance, or end that one", .text("\(problem)")))
+                StandardError.say(Sentence("handing over to the running instance failed: %s; it may be stopped: start this one with --new-instance, or end that one", .text(problem)))
                 return .setupFailed
             }
         }
@@ -140,21 +140,21 @@ enum SingleInstance {
         do {
             client = try ControlSocketClient(path: path)
         } catch .noInstance {
-            return .retry(Sentence("nothing listens on %s", .text("\(path)")).localized)  // between taking the lock and listening, or gone
+            return .retry(Sentence("nothing listens on %s", .text(path)).localized)  // between taking the lock and listening, or gone
         } catch .timedOut(let path, let seconds) {
-            return .stuck(Sentence("%1$s accepts no connection within %2$s s", .text("\(path)"), .text("\(Int(seconds))")).localized)
+            return .stuck(Sentence("%1$s accepts no connection within %2$s s", .text(path), .text("\(Int(seconds))")).localized)
         } catch {
             return .done(fail(Sentence("cannot reach the running instance: %s", .text("\(error)")).localized))
         }
         do {
             for (id, count) in options.counts.sorted(by: { $0.key < $1.key }) {
                 if let reason = errorReason(try client.request("set \(id) \(count)")) {
-                    return .done(fail(Sentence("the running instance (pid %1$s) refused --count %2$s=%3$s: %4$s", .text("\(client.serverPID)"), .text("\(id.prefix(40))"), .text("\(count)"), .text("\(reason)")).localized, .badArguments))
+                    return .done(fail(Sentence("the running instance (pid %1$s) refused --count %2$s=%3$s: %4$s", .text("\(client.serverPID)"), .text("\(id.prefix(40))"), .number(count), .text(reason)).localized, .badArguments))
                 }
             }
             let token = startupID.map { " " + $0 } ?? ""
             if let reason = errorReason(try client.request("activate" + token)) {
-                StandardError.say(Sentence("the running instance (pid %1$s) could not raise its window: %2$s", .text("\(client.serverPID)"), .text("\(reason)")))
+                StandardError.say(Sentence("the running instance (pid %1$s) could not raise its window: %2$s", .text("\(client.serverPID)"), .text(reason)))
             }
         } catch .timedOut {
             return .stuck(Sentence("the instance (pid %1$s) did not answer within %2$s s", .text("\(client.serverPID)"), .text("\(Int(ControlSocketClient.replyTimeout))")).localized)

@@ -1,5 +1,6 @@
 import BadgeCore
 import BadgeControl
+import BadgeCore
 import BadgeIO
 
 /// The click events i3bar and swaybar write to a `status_command`'s standard input: a `[` line,
@@ -34,7 +35,7 @@ struct I3barClickReader {
     mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [Item] {
         lines.feed(bytes).compactMap { item in
             switch item {
-            case .tooLong: return problem("ignored a line of over \(Self.maximumLineLength) bytes from the bar")
+            case .tooLong: return problem(Sentence("ignored a line of over %s bytes from the bar", .number(Self.maximumLineLength)))
             case .line(let line, _): return take(line)
             }
         }
@@ -47,14 +48,14 @@ struct I3barClickReader {
         // The opening of the endless array, and an empty line, are no clicks.
         if text.isEmpty || text == "[" { return nil }
         guard let event = try? JSONValue(parsing: text), case .object = event else {
-            return problem("ignored input from the bar that is not a click event: \(Self.quoted(text))")
+            return problem(Sentence("ignored input from the bar that is not a click event: %s", .text(Self.quoted(text))))
         }
         guard let id = event["instance"]?.string, !id.isEmpty, let button = event["button"]?.int else {
-            return problem("ignored a click event without an instance and a button: \(Self.quoted(text))")
+            return problem(Sentence("ignored a click event without an instance and a button: %s", .text(Self.quoted(text))))
         }
         // An id with a space or a control character is none of our blocks' (a line would split).
         guard !id.contains(where: { $0 == " " || $0.isNewline || ($0.asciiValue ?? 32) < 32 }) else {
-            return problem("ignored a click on an unknown block: \(Self.quoted(id))")
+            return problem(Sentence("ignored a click on an unknown block: %s", .text(Self.quoted(id))))
         }
         switch button {
         case 1: return .command("click \(id)")
@@ -79,10 +80,12 @@ struct I3barClickReader {
         return "\(x),\(y)"
     }
 
-    private mutating func problem(_ message: String) -> Item? {
+    private mutating func problem(_ message: Sentence) -> Item? {
         problems += 1
-        if problems < Self.maximumMessages { return .problem(message) }
-        if problems == Self.maximumMessages { return .problem(message + "; more such input is ignored without a message") }
+        if problems < Self.maximumMessages { return .problem(message.localized) }
+        if problems == Self.maximumMessages {
+            return .problem(Sentence("%s; more such input is ignored without a message", .sentence(message)).localized)
+        }
         return nil
     }
 

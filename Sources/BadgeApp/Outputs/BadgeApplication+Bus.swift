@@ -30,9 +30,9 @@ extension BadgeApplication {
             service.onStatusChange = { [busName] status in
                 switch status {
                 case .taken:
-                    StandardError.say(Sentence("another program owns %s on the session bus; carrying on without it (it is taken over when that program quits)", .text("\(busName)")))
+                    StandardError.say(Sentence("another program owns %s on the session bus; carrying on without it (it is taken over when that program quits)", .text(busName)))
                 case .off(let reason):
-                    StandardError.say(Sentence("no D-Bus interface: %s", .text("\(reason)")))
+                    StandardError.say(Sentence("no D-Bus interface: %s", .text(reason)))
                 case .owned, .waiting:
                     break
                 }

@@ -107,9 +107,11 @@ final class SavedCounts {
 
     /// What a warning about a file the app will not read adds: it is never written over either.
     private static func ignoring(_ path: String, _ error: some Error, leftAlone: Bool) -> Sentence {
-        leftAlone ? Sentence("%1$s: ignoring the saved counts (%2$s); the file is left as it is, and the counts are not saved until it is moved away",
-                             .text(path), .text("\(error)"))
-            : Sentence("%1$s: ignoring the saved counts (%2$s)", .text(path), .text("\(error)"))
+        let why = (error as? SmallFile.Failure)?.sentence ?? (error as? BoundedFile.Failure)?.sentence ?? Sentence(verbatim: "\(error)")
+        return leftAlone
+            ? Sentence("%1$s: ignoring the saved counts (%2$s); the file is left as it is, and the counts are not saved until it is moved away",
+                       .text(path), .sentence(why))
+            : Sentence("%1$s: ignoring the saved counts (%2$s)", .text(path), .sentence(why))
     }
 
     /// The bytes of the state file at `path` (the one place this type reads a file).
@@ -128,10 +130,10 @@ final class SavedCounts {
         do {
             root = try JSONValue.parse(bytes)
         } catch {
-            throw SmallFile.Failure(reason: bytes.isEmpty ? "the file is empty" : "not JSON: \(error)")
+            throw SmallFile.Failure(reason: bytes.isEmpty ? Sentence("the file is empty") : Sentence("not JSON: %s", .sentence(error.sentence)))
         }
         guard root["version"]?.int == 1, case .object(let buttons)? = root["buttons"] else {
-            throw SmallFile.Failure(reason: "not a version 1 state file")
+            throw SmallFile.Failure(reason: Sentence("not a version 1 state file"))
         }
         var contents: [String: Entry] = [:]
         for (id, entry) in buttons {

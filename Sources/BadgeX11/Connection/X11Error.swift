@@ -20,20 +20,25 @@ public enum X11Error: Error, Equatable, Sendable, CustomStringConvertible {
     case unavailable(String, reason: String)
 
     /// One line saying what went wrong (no program name: the application adds its own).
-    public var description: String {
+    public var description: String { sentence.english }
+
+    /// The line, to say in the user's language (the reasons inside are the server's or the
+    /// library's words, as they are).
+    package var sentence: Sentence {
         switch self {
         case .noDisplay:
-            return "no display: DISPLAY is not set (run inside an X session)"
+            return Sentence("no display: DISPLAY is not set (run inside an X session)")
         case .cannotOpenDisplay(let name, let reason):
-            return reason.isEmpty ? "cannot open display \(InputEcho.quoted(name, limit: 80))" : "cannot open display \(InputEcho.quoted(name, limit: 80)) (\(reason))"
+            return reason.isEmpty ? Sentence("cannot open display \"%s\"", .text(InputEcho.escaped(name, limit: 80, quote: true)))
+                : Sentence("cannot open display \"%1$s\" (%2$s)", .text(InputEcho.escaped(name, limit: 80, quote: true)), .text(reason))
         case .connectionLost(let display, let reason):
-            return "lost the connection to the X server on \(display) (\(reason))"
+            return Sentence("lost the connection to the X server on %1$s (%2$s)", .text(display), .text(reason))
         case .requestRefused(let request, let error):
-            return "the X server refused to \(request) (\(error))"
+            return Sentence("the X server refused to %1$s (%2$s)", .text(request), .text(error))
         case .noSuchWindow(let window):
-            return "there is no window 0x\(String(window, radix: 16)) to embed the toolbar in"
+            return Sentence("there is no window 0x%s to embed the toolbar in", .text(String(window, radix: 16)))
         case .unavailable(let what, let reason):
-            return "\(what) is not available: \(reason)"
+            return Sentence("%1$s is not available: %2$s", .text(what), .text(reason))
         }
     }
 }
