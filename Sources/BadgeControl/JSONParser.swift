@@ -89,7 +89,7 @@ private struct JSONTextParser {
         case UInt8(ascii: "f"): try expect("false"); return .bool(false)
         case UInt8(ascii: "n"): try expect("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
-        default: throw error(Sentence("unexpected character '%s'", .text("\(Character(Unicode.Scalar(bytes[index])))")))
+        default: throw error(Sentence("unexpected character %s", .text(InputEcho.quoted(String(Unicode.Scalar(bytes[index]))))))
         }
     }
 
