@@ -208,12 +208,6 @@ package enum ControlCommand: Hashable, Sendable {
     }
 }
 
-/// What `act` does to an item through the source behind its badge.
-package enum ItemAction: String, Hashable, Sendable {
-    /// Mark it read (an IMAP `\\Seen` flag, a Maildir `S`, notmuch's `unread` tag removed).
-    case read
-}
-
 extension PointerButton {
     /// A button named in `click ID BUTTON`: `left`, `middle`, `right`, `up`, `down`, or X's and
     /// i3bar's numbers 1 to 5 (1 left, 2 middle, 3 right, 4 wheel up, 5 wheel down).

@@ -44,15 +44,6 @@ extension BadgeSource {
     public func handle(writable descriptor: Int32) {}
 }
 
-/// What marking items read came to (``BadgeSource/markRead(_:done:)``).
-public enum MarkReadOutcome: Equatable, Sendable {
-    /// The source marked them (the server, the files or the database took it); its next reading
-    /// confirms the count.
-    case marked
-    /// It could not, in words a user can act on (never holding a secret).
-    case failed(String)
-}
-
 extension BadgeSource {
     /// Marks the items with `keys` read; with nil, every item the source counted at its last
     /// reading (never one that came after it). `done` is called once, on the loop's thread, maybe

@@ -155,6 +155,33 @@ struct DBusInterfaceTests {
         return result
     }
 
+    @Test("MarkRead and MarkAllRead with busctl: a Maildir message renamed to :2,S, the count down at once; a button without such a source is InvalidArgs")
+    func markRead() throws {
+        let bus = try SessionBus()
+        let f = try SourceBindingTests.Folder("dbus-mark")
+        try f.mailbox("Mail", "for i in range(3): m.add('From: s%d@example.org\\nSubject: %d\\n\\nbody' % (i, i))")
+        f.write("config.json", #"{"buttons": [{"id": "mail", "icon": "mail", "label": "Mail", "source": {"maildir": "\#(f.path)/Mail"}}, {"id": "bell", "icon": "bell"}]}"#)
+        let s = try Self.start("dbus-mark", bus: bus, arguments: ["--config", f.path + "/config.json", "--no-state"])
+        let clients = BusClients(address: bus.address)
+        _ = try SourceBindingTests.waitFor(s, "three") { try $0.button("mail").count == 3 }
+        try s.command("items mail")
+        let keys = (try s.app.readEvent(named: "items", timeout: 10)["items"]?.array ?? []).compactMap { $0["key"]?.string }
+        let key = try #require(keys.first)
+        var result = try clients.call("MarkRead", "sas", "mail", "1", key)
+        #expect(result.succeeded, "\(result)")
+        #expect(try s.app.readEvent(named: "read", timeout: 10) { $0["state"]?.string == "marked" }["keys"]?.array?.first?.string == key)
+        _ = try SourceBindingTests.waitFor(s, "two") { try $0.button("mail").count == 2 }
+        let seen = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "ls \"$0\"/Mail/cur", f.path], stdin: .null)
+        #expect(try seen.readLine(timeout: 10) == key + ":2,S")
+        result = try clients.call("MarkAllRead", "s", "mail")
+        #expect(result.succeeded, "\(result)")
+        _ = try SourceBindingTests.waitFor(s, "none") { try $0.button("mail").contentKind == "none" }
+        result = try clients.call("MarkAllRead", "s", "bell")
+        #expect(!result.succeeded && result.errors.contains("bell has no source to mark anything read"), "\(result)")
+        result = try clients.call("MarkRead", "sas", "mail", "1", "no-such-key")
+        #expect(!result.succeeded && result.errors.contains("mail has no item"), "\(result)")
+    }
+
     @Test("Properties: Buttons, Badges and Version, read with busctl and gdbus; Set is refused")
     func properties() throws {
         let bus = try SessionBus()

@@ -109,7 +109,10 @@ enum SourceConfig: Sendable, Equatable {
             var parts: [SourcePart] = []
             for (index, account) in accounts.enumerated() {
                 let place = "\(at).imap[\(index)]"
-                let config = try parseIMAP(account, at: place, fields: fields, fail: fail, open: open)
+                // An account's own `open` (inside it, warned about) is taken when none is beside.
+                var own = open
+                if own == nil { own = try SourceConfig.parse(account, openAt: place, fail: fail) }
+                let config = try parseIMAP(account, at: place, fields: fields, fail: fail, open: own)
                 guard case .imap(let parsed, _, _, _) = config else { continue }
                 let name = try fields.string(account["name"], "\(place).name") ?? "\(parsed.user)@\(parsed.host)"
                 guard !name.isEmpty, !parts.contains(where: { $0.name == name }) else {

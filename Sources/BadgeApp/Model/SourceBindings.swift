@@ -83,7 +83,7 @@ final class SourceBindings {
     /// count that `sender` said goes as soon as that connection is found gone.
     func bind(_ buttonID: String, to config: SourceConfig, optional: Bool = false, quiet: DoNotDisturbDisplay = .dot,
               sessionBus: BusConnection?, resumingFrom sender: String? = nil) {
-        guard let button = toolbar?.button(id: buttonID) else { return }
+        guard toolbar?.button(id: buttonID) != nil else { return }
         let source: any BadgeSource
         switch Self.makeSource(config, sessionBus: sessionBus) {
         case .failure(let error):
@@ -92,6 +92,13 @@ final class SourceBindings {
         case .success(let made):
             source = made
         }
+        bind(buttonID, to: config, source: source, optional: optional, quiet: quiet, resumingFrom: sender)
+    }
+
+    /// Binds `buttonID` to `source`, made from `config` (tests give a source of their own).
+    func bind(_ buttonID: String, to config: SourceConfig, source: any BadgeSource, optional: Bool = false,
+              quiet: DoNotDisturbDisplay = .dot, resumingFrom sender: String? = nil) {
+        guard let button = toolbar?.button(id: buttonID) else { return }
         let binding = Binding(buttonID: buttonID, config: config, source: source, optional: optional, quiet: quiet)
         bindings.append(binding)
         binding.unbound = button.badge.value

@@ -197,7 +197,7 @@ package final class IMAPSession {
         }
     }
 
-    /// Marks messages read: `UID STORE … +FLAGS.SILENT (\\Seen)` on the watched folder, opened
+    /// Marks messages read: `UID STORE … +FLAGS.SILENT (\Seen)` on the watched folder, opened
     /// read-write (SELECT) for it and read-only (EXAMINE) again after, then a full recount and IDLE
     /// again, on this connection. `uids` nil is every message the last count found unseen there
     /// (never one that came after it). IDLE is ended first (DONE) when it runs; a command in

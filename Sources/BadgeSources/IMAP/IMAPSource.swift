@@ -207,7 +207,7 @@ public final class IMAPSource: BadgeSource {
     }
 
     /// Marks the messages with these keys (their UIDs in the watched folder) read, or every
-    /// message the last count found unseen there for nil: on the IDLE connection (``IMAPSession/markRead(_:id:)``).
+    /// message the last count found unseen there for nil: on the IDLE connection.
     /// Decision: the same connection, leaving IDLE (DONE), SELECT, `UID STORE +FLAGS.SILENT
     /// (\Seen)`, EXAMINE and a full recount, then IDLE again, rather than a second connection: no
     /// second login (no second password or token read, no TLS handshake, no slot of the server's

@@ -36,7 +36,7 @@ public enum PeekEvent: Hashable, Sendable {
     /// Row `row` was dismissed with Delete (only a dismissable row); the peek stays open, and the
     /// application updates its rows (``ToolbarHost/updatePeek(rows:)``).
     case dismissed(buttonID: String, row: Int)
-    /// Row `row`'s second action (``PeekRow/secondaryAction``: Shift+Return, a middle click, a
+    /// Row `row`'s second action (`PeekRow.secondaryAction`: Shift+Return, a middle click, a
     /// screen reader's second action) was asked for; the peek stays open, and the application
     /// updates its rows.
     case secondary(buttonID: String, row: Int)
