@@ -120,7 +120,9 @@ struct BusFaultTests {
         s.app.kill(SIGTERM)
         let status = s.app.waitForExit(timeout: 5)
         #expect(status == .exited(0), "status \(status?.description ?? "running"); stderr: \(s.app.stderrText)")
-        #expect(secondsSince(start) < 0.1, "SIGTERM took \(secondsSince(start)) s")
+        // A quit that waited on the bus would take its deadline (seconds); 0.5 s leaves room for a
+        // loaded machine (0.10 s was seen beside four builds) without hiding a wait.
+        #expect(secondsSince(start) < 0.5, "SIGTERM took \(secondsSince(start)) s")
     }
 
     @Test("A hostile session bus", arguments: modes)
