@@ -121,7 +121,7 @@ struct ToolbarConfig: Sendable {
             guard case .object = b else { throw fail(at, "expected an object") }
             guard let id = try fields.string(b["id"], "\(at).id") else { throw fail("\(at).id", "missing") }
             guard !id.isEmpty, id.utf8.count <= 64, id != "all",
-                  id.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7f }) else {
+                  id.unicodeScalars.allSatisfy({ $0.value > 0x20 && !InputEcho.needsEscape($0) }) else {
                 throw fail("\(at).id", "\(InputEcho.quoted(id)) must be 1 to 64 characters without spaces, and not \"all\"")
             }
             guard seen.insert(id).inserted else { throw fail("\(at).id", "\(InputEcho.quoted(id)) is used by an earlier button") }
