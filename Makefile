@@ -174,12 +174,14 @@ install: release locale
 
 .PHONY: locale install
 
-# Reliability: `make soak` runs the soak test at full length (100,000 animated changes) against the
-# release binary as `make release` links it; `make sanitize` the whole suite under AddressSanitizer
+# Reliability: `make soak` runs the soak tests at full length against the release binary as
+# `make release` links it: 100,000 animated changes (SoakTests), and everything live for
+# SOAK_SECONDS (default 1800: LiveSoakTests, issue 38); `make sanitize` the whole suite under AddressSanitizer
 # (own build directory; leak detection off, see README). Both need the test packages.
 ASAN_BUILD := .build/asan
 ASAN_LOGS  := $(ASAN_BUILD)/asan-logs
 
+SOAK_SECONDS ?= 1800
 .PHONY: soak sanitize order-file fuzz fuzz-build
 
 # Fuzzing (issue 38, docs/reliability.md): every reader's fuzz target in Fuzz/ built with libFuzzer
@@ -200,7 +202,7 @@ fuzz-build: deps
 
 soak: test-deps release
 	$(SWIFT) build --build-tests
-	BADGE_SOAK=1 BADGE_DEMO_PATH=$(CURDIR)/$(DEMO) $(SWIFT) test --skip-build --disable-xctest --filter Soak
+	BADGE_SOAK=1 BADGE_SOAK_SECONDS=$(SOAK_SECONDS) BADGE_DEMO_PATH=$(CURDIR)/$(DEMO) $(SWIFT) test --skip-build --disable-xctest --filter Soak
 
 # Every sanitized process (the test runner and each badge-demo it starts) writes any ASan report to
 # $(ASAN_LOGS)/asan.PID; the target fails when one exists, even if the tests passed.

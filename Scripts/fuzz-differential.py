@@ -227,7 +227,8 @@ def classify_dbus(lib):
             if theirs is None:
                 if body_error:
                     return "body unreadable: the header kept here (bodyError set, the call refused), the whole message refused by libdbus"
-                checks = {"Alignment padding not null": "padding", "Header field has wrong type": "a field's type", "Header field code": "a field's code"}
+                checks = {"Alignment padding not null": "padding", "Header field has wrong type": "a field's type", "Header field code": "a field's code",
+                          "Header field appears twice": "a repeated field (the last one read here)"}
                 for words in ["Bad sender", "Bad path", "Bad interface", "Bad member", "Bad destination", "Bad error name", "Bad signature"]:
                     checks[words] = "a name's syntax"
                 for words in ["Missing path", "Missing interface", "Missing member", "Missing error name", "Missing reply serial", "Bad serial"]:

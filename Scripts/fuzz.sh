@@ -4,6 +4,7 @@
 #
 #   Scripts/fuzz.sh build [TARGET...]        builds .build/fuzz/bin/fuzz-TARGET (all without names)
 #   Scripts/fuzz.sh run SECONDS [TARGET...]  builds, then runs each for SECONDS and prints its figures
+#   Scripts/fuzz.sh report                   totals per target over every run so far
 #
 # How they are built: SwiftPM compiles the library modules and the app's module (BadgeApp, whose
 # readers are internal) with -sanitize=fuzzer,address into a build folder of their own
@@ -128,6 +129,14 @@ run)
     failed=0
     for t in "$@"; do run_target "$t" "$seconds" || failed=1; done
     exit $failed ;;
+report)
+    # Totals per target over every run recorded in .build/fuzz/runs.tsv.
+    [ -f "$BUILD/runs.tsv" ] || { echo "fuzz: no runs recorded yet" >&2; exit 1; }
+    awk -F'\t' '{ s[$2] += $3; e[$2] += $4; if ($5 > c[$2]) c[$2] = $5; u[$2] = $6; f[$2] += $7; n[$2]++ }
+        END { for (t in s) { printf "%-16s runs %3d  %6d s  execs %11d  cov %5d  corpus %5d  findings %d\n", t, n[t], s[t], e[t], c[t], u[t], f[t];
+                             ts += s[t]; te += e[t]; tf += f[t] }
+              printf "%-16s          %6d s  execs %11d  (%.1f h)                    findings %d\n", "total", ts, te, ts / 3600, tf }' \
+        "$BUILD/runs.tsv" | sort ;;
 *)
-    echo "usage: $0 build [TARGET...] | run SECONDS [TARGET...]" >&2; exit 2 ;;
+    echo "usage: $0 build [TARGET...] | run SECONDS [TARGET...] | report" >&2; exit 2 ;;
 esac

@@ -57,6 +57,10 @@ import BadgeX11
         ("[1]", "t.json: top level"),
         ("{\"buttons\": [{\"id\": \"a b\"}]}", "buttons[0].id"),
         ("{\"buttons\": [{\"id\": \"all\"}]}", "buttons[0].id"),
+        // An id is echoed in messages: a C1 control, a line separator or a bidi control is refused.
+        ("{\"buttons\": [{\"id\": \"a\\u0085b\"}]}", "buttons[0].id"),
+        ("{\"buttons\": [{\"id\": \"a\\u2028b\"}]}", "buttons[0].id"),
+        ("{\"buttons\": [{\"id\": \"a\\u202Eb\"}]}", "buttons[0].id"),
         ("{\"buttons\": [{\"id\": \"a\", \"style\": {\"textColor\": \"#12345\"}}]}", "buttons[0].style.textColor"),
         ("{\"buttons\": [{\"id\": \"a\", \"style\": {\"maximumCount\": 0}}]}", "buttons[0].style.maximumCount"),
         ("{\"buttons\": [{\"id\": \"a\", \"content\": {\"kind\": \"blob\"}}]}", "buttons[0].content.kind"),

@@ -196,49 +196,13 @@ struct EveryKindAtOnceTests {
 
     @Test("dunst, Maildir, notmuch, a launcher, a command and IMAP live together: an event on each leaves every button exact")
     func sixKinds() throws {
-        let f = try SourceBindingTests.Folder("six-kinds")
-        let imap = try IMAPEndToEndTests.Server("six-kinds")
-        try imap.deliver("Ann <ann@example.org>", "first")
-        for folder in ["/mail", "/Maildir"] { #expect(mkdir(f.path + folder, 0o700) == 0) }
-        try f.mailbox("Maildir/INBOX", "for i in range(2): m.add('Subject: %d\\n\\nbody' % i)")
-        try f.mailbox("mail/INBOX", "m.add('From: a@example.org\\nSubject: nm\\n\\nbody')")
-        f.write("notmuch-config", "[database]\npath=\(f.path)/mail\n[user]\nname=Test\nprimary_email=test@example.org\n[new]\ntags=unread;inbox;\n[maildir]\nsynchronize_flags=true\n")
-        let notmuchEnvironment = ["NOTMUCH_CONFIG": f.path + "/notmuch-config", "HOME": f.path]
-        func notmuch(_ arguments: [String]) throws -> String {
-            let tool = try ChildProcess(executable: "/usr/bin/notmuch", arguments: arguments,
-                                        environment: .inherited(adding: notmuchEnvironment))
-            let output = try tool.readLine(timeout: 20) ?? ""
-            #expect(tool.waitForExit(timeout: 20) == .exited(0), "notmuch \(arguments): \(tool.stderrText)")
-            return output
-        }
-        _ = try notmuch(["new", "--quiet"])
-        f.write("ci-count", "1\n")
-        let imapSource = #"{"imap": {"host": "localhost", "port": \#(imap.port), "user": "alice", "caFile": "\#(imap.folder)/cert.pem", "keepalive": 2, "timeout": 2, "password": {"command": ["cat", "\#(imap.folder)/password"]}}}"#
-        f.write("config.json", #"""
-            {"buttons": [{"id": "bell", "icon": "bell", "source": {"notifications": true}},
-                         {"id": "mail", "icon": "mail", "source": {"maildir": "\#(f.path)/Maildir", "folders": ["INBOX"]}},
-                         {"id": "nm", "icon": "mail", "source": {"notmuch": "tag:unread"}},
-                         {"id": "chat", "icon": "chat", "source": {"launcher": "org.example.Chat"}},
-                         {"id": "ci", "icon": "updates", "source": {"command": ["cat", "\#(f.path)/ci-count"], "interval": 60}},
-                         {"id": "imap", "icon": "mail", "source": \#(imapSource)}]}
-            """#)
-        let bus = try SessionBus()
-        var daemon: ChildProcess?
-        defer { daemon?.kill(SIGKILL); daemon?.waitForExit(timeout: 5) }
-        let s = try DemoSession("six-kinds", arguments: ["--config", f.path + "/config.json", "--no-state"], screenWidth: 800,
-                                environment: notmuchEnvironment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 }) { server, _ in
-            daemon = try ChildProcess(executable: "dunst", arguments: [],
-                                      environment: .inherited(adding: ["DISPLAY": server.display, "DBUS_SESSION_BUS_ADDRESS": bus.address]))
-            try bus.waitForOwner(of: "org.freedesktop.Notifications")
-        }
-        let chat = try LauncherSender.start(bus: bus, desktopID: "org.example.Chat")
-        defer { chat.kill(SIGKILL); chat.waitForExit(timeout: 5) }
-        try LauncherSender.broadcast(5, from: chat) { (try? s.state().button("chat").count) == 5 }
+        let live = try SixKinds("six-kinds")
+        let (f, imap, s, chat) = (live.f, live.imap, live.s, live.chat)
+        func notmuch(_ arguments: [String]) throws -> String { try live.notmuch(arguments) }
         var wanted: [String: Int?] = ["bell": nil, "mail": 2, "nm": 1, "chat": 5, "ci": 1, "imap": 1]
         try Self.expect(s, wanted, after: "the start")
 
-        let tools = ChildEnvironment.inherited(adding: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        let notify = try ChildProcess(executable: "notify-send", arguments: ["-u", "critical", "hello"], environment: tools)
+        let notify = try ChildProcess(executable: "notify-send", arguments: ["-u", "critical", "hello"], environment: live.tools)
         #expect(notify.waitForExit(timeout: 10) == .exited(0))
         wanted["bell"] = 1
         try Self.expect(s, wanted, after: "a notification")
@@ -269,5 +233,76 @@ struct EveryKindAtOnceTests {
         try imap.deliver("Bob <bob@example.org>", "second")
         wanted["imap"] = 2
         try Self.expect(s, wanted, after: "an IMAP delivery")
+    }
+}
+
+/// The six kinds' toolbar running (``EveryKindAtOnceTests`` and the live soak): the app on its own
+/// bus with dunst, a launcher sender (`org.example.Chat`), Dovecot, a Maildir, a notmuch database
+/// and a command; `extraButtons` adds buttons without a source (for producers).
+final class SixKinds {
+    let f: SourceBindingTests.Folder
+    let imap: IMAPEndToEndTests.Server
+    let bus: SessionBus
+    let s: DemoSession
+    let chat: ChildProcess
+    let notmuchEnvironment: [String: String]
+    /// For tools on the app's bus (and with its runtime folder, so `msg` finds its socket).
+    let tools: ChildEnvironment
+    /// The app's XDG_RUNTIME_DIR (its control socket is in there).
+    let runtime: String
+    /// The config file's text.
+    let config: String
+    private var daemon: ChildProcess?
+
+    init(_ name: String, extraButtons: String = "") throws {
+        f = try SourceBindingTests.Folder(name)
+        imap = try IMAPEndToEndTests.Server(name)
+        try imap.deliver("Ann <ann@example.org>", "first")
+        for folder in ["/mail", "/Maildir", "/run"] { #expect(mkdir(f.path + folder, 0o700) == 0) }
+        runtime = f.path + "/run"
+        try f.mailbox("Maildir/INBOX", "for i in range(2): m.add('Subject: %d\\n\\nbody' % i)")
+        try f.mailbox("mail/INBOX", "m.add('From: a@example.org\\nSubject: nm\\n\\nbody')")
+        f.write("notmuch-config", "[database]\npath=\(f.path)/mail\n[user]\nname=Test\nprimary_email=test@example.org\n[new]\ntags=unread;inbox;\n[maildir]\nsynchronize_flags=true\n")
+        notmuchEnvironment = ["NOTMUCH_CONFIG": f.path + "/notmuch-config", "HOME": f.path]
+        _ = try Self.notmuch(["new", "--quiet"], environment: notmuchEnvironment)
+        f.write("ci-count", "1\n")
+        let imapSource = #"{"imap": {"host": "localhost", "port": \#(imap.port), "user": "alice", "caFile": "\#(imap.folder)/cert.pem", "keepalive": 2, "timeout": 2, "password": {"command": ["cat", "\#(imap.folder)/password"]}}}"#
+        config = #"""
+            {"buttons": [{"id": "bell", "icon": "bell", "source": {"notifications": true}},
+                         {"id": "mail", "icon": "mail", "source": {"maildir": "\#(f.path)/Maildir", "folders": ["INBOX"]}},
+                         {"id": "nm", "icon": "mail", "source": {"notmuch": "tag:unread"}},
+                         {"id": "chat", "icon": "chat", "source": {"launcher": "org.example.Chat"}},
+                         {"id": "ci", "icon": "updates", "source": {"command": ["cat", "\#(f.path)/ci-count"], "interval": 60}},
+                         {"id": "imap", "icon": "mail", "source": \#(imapSource)}\#(extraButtons)]}
+            """#
+        f.write("config.json", config)
+        let bus = try SessionBus()
+        self.bus = bus
+        tools = ChildEnvironment.inherited(adding: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": runtime])
+        var started: ChildProcess?
+        s = try DemoSession(name, arguments: ["--config", f.path + "/config.json", "--no-state"], screenWidth: 800,
+                            environment: notmuchEnvironment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address, "XDG_RUNTIME_DIR": runtime]) { $1 }) { server, _ in
+            started = try ChildProcess(executable: "dunst", arguments: [],
+                                       environment: .inherited(adding: ["DISPLAY": server.display, "DBUS_SESSION_BUS_ADDRESS": bus.address]))
+            try bus.waitForOwner(of: "org.freedesktop.Notifications")
+        }
+        daemon = started
+        chat = try LauncherSender.start(bus: bus, desktopID: "org.example.Chat")
+        try LauncherSender.broadcast(5, from: chat) { (try? s.state().button("chat").count) == 5 }
+    }
+
+    deinit {
+        daemon?.kill(SIGKILL); daemon?.waitForExit(timeout: 5)
+        chat.kill(SIGKILL); chat.waitForExit(timeout: 5)
+    }
+
+    /// Runs notmuch on the test's database; its first line of output.
+    func notmuch(_ arguments: [String]) throws -> String { try Self.notmuch(arguments, environment: notmuchEnvironment) }
+
+    static func notmuch(_ arguments: [String], environment: [String: String]) throws -> String {
+        let tool = try ChildProcess(executable: "/usr/bin/notmuch", arguments: arguments, environment: .inherited(adding: environment))
+        let output = try tool.readLine(timeout: 20) ?? ""
+        #expect(tool.waitForExit(timeout: 20) == .exited(0), "notmuch \(arguments): \(tool.stderrText)")
+        return output
     }
 }

@@ -146,7 +146,7 @@ struct ToolbarConfig: Sendable {
             guard case .object = b else { throw fail(at, Sentence("expected an object")) }
             guard let id = try fields.string(b["id"], "\(at).id") else { throw fail("\(at).id", Sentence("missing")) }
             guard !id.isEmpty, id.utf8.count <= 64, id != "all",
-                  id.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7f }) else {
+                  id.unicodeScalars.allSatisfy({ $0.value > 0x20 && !InputEcho.needsEscape($0) }) else {
                 throw fail("\(at).id", Sentence("\"%s\" must be 1 to 64 characters without spaces, and not \"all\"", .text(InputEcho.escaped(id, quote: true))))
             }
             guard seen.insert(id).inserted else { throw fail("\(at).id", Sentence("\"%s\" is used by an earlier button", .text(id))) }
