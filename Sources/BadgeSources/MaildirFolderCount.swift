@@ -1,3 +1,4 @@
+import BadgeCore
 /// The unread messages of one Maildir folder, by file name, so that every inotify event updates
 /// the count exactly: a delivery adds a name, a move from `new/` to `cur/` or a flag change (a
 /// rename inside `cur/`) removes one name and adds another, which counts only while unread.
@@ -9,10 +10,10 @@ package struct MaildirFolderCount: Equatable, Sendable {
     /// The unread names in `cur/`.
     package var unreadCur: Set<String> = []
     /// Why it is not counted now; nil when it is.
-    package var problem: String?
+    package var problem: Sentence?
 
     /// An empty count of `path`.
-    package init(path: String, problem: String? = nil) {
+    package init(path: String, problem: Sentence? = nil) {
         self.path = path
         self.problem = problem
     }
@@ -32,7 +33,7 @@ package struct MaildirFolderCount: Equatable, Sendable {
                 let unread = Set(names.lazy.filter { MaildirFlags.isUnread($0, inNew: inNew) })
                 if inNew { unreadNew = unread } else { unreadCur = unread }
             case .failure(let failure):
-                problem = "cannot read \(FilePaths.abbreviatingHome(failure.path)): \(failure.reason)"
+                problem = Sentence("cannot read %1$s: %2$s", .text(FilePaths.abbreviatingHome(failure.path)), .text(failure.reason))
             }
         }
     }

@@ -1,9 +1,10 @@
+import BadgeCore
 /// One Maildir folder to count, found from what the user wrote.
 package struct MaildirTarget: Equatable, Sendable {
     /// The folder (absolute; it may not exist yet).
     package var path: String
     /// Why it cannot be counted now ("no such folder"); nil when it is a Maildir.
-    package var problem: String?
+    package var problem: Sentence?
     /// Names besides the folder's own whose appearance in its nearest existing parent means the
     /// paths must be worked out again (a tree's `INBOX` and a Maildir++ root's `cur`, …).
     package var awaitedNames: Set<String> = []
@@ -37,9 +38,9 @@ package enum MaildirLocator {
     /// The folders for `paths` (`~` expanded) and `folders` (names inside each path), and the
     /// problems with patterns that match nothing.
     package static func targets(paths: [String], folders: [String])
-        -> (targets: [MaildirTarget], problems: [String], lookouts: [MaildirLookout]) {
+        -> (targets: [MaildirTarget], problems: [Sentence], lookouts: [MaildirLookout]) {
         var targets: [MaildirTarget] = []
-        var problems: [String] = []
+        var problems: [Sentence] = []
         var lookouts: [MaildirLookout] = []
         for written in paths {
             let path = FilePaths.trimmingSlashes(FilePaths.expandingTilde(written))
@@ -56,7 +57,7 @@ package enum MaildirLocator {
                     }
                 }
                 if found.isEmpty {
-                    problems.append("no Maildir folder matches \(written) (it is looked up again on refresh)")
+                    problems.append(Sentence("no Maildir folder matches %s (it is looked up again on refresh)", .text(written)))
                 }
                 targets += found
             } else {
@@ -83,7 +84,7 @@ package enum MaildirLocator {
         let shown = FilePaths.abbreviatingHome(path)
         guard FilePaths.isFolder(path) else {
             let target = folders.isEmpty ? path : path + "/" + (folders.first ?? "")
-            return [MaildirTarget(path: target, problem: "\(shown) does not exist (yet)")]
+            return [MaildirTarget(path: target, problem: Sentence("%s does not exist (yet)", .text(shown)))]
         }
         if folders.isEmpty {
             if isMaildir(path) { return [MaildirTarget(path: path)] }
@@ -92,7 +93,7 @@ package enum MaildirLocator {
             }
             return [MaildirTarget(
                 path: path + "/INBOX",
-                problem: "\(shown) is neither a Maildir (cur/, new/, tmp/) nor a tree with an INBOX folder",
+                problem: Sentence("%s is neither a Maildir (cur/, new/, tmp/) nor a tree with an INBOX folder", .text(shown)),
                 awaitedNames: Set(inboxNames + ["cur", "new", "tmp"]))]
         }
         return folders.map { name in
@@ -100,7 +101,7 @@ package enum MaildirLocator {
             if name.uppercased() == "INBOX" { candidates.append(path) }
             if let found = candidates.first(where: isMaildir) { return MaildirTarget(path: found) }
             return MaildirTarget(path: path + "/" + name,
-                                 problem: "\(shown) has no Maildir folder \(name) (nor .\(name.replacingSlashes(with: ".")))",
+                                 problem: Sentence("%1$s has no Maildir folder %2$s (nor .%3$s)", .text(shown), .text(name), .text(name.replacingSlashes(with: "."))),
                                  awaitedNames: ["." + name.replacingSlashes(with: ".")])
         }
     }

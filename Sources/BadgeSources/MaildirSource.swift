@@ -58,7 +58,7 @@ public final class MaildirSource: BadgeSource {
     private var inotify: Inotify?
     private var roles: [Int32: [Role]] = [:]
     private var counts: [MaildirFolderCount] = []
-    private var patternProblems: [String] = []
+    private var patternProblems: [Sentence] = []
     private var started = false
     /// How many times the folders were worked out and read from scratch (start, refresh, overflow,
     /// a folder replaced), for tests.
@@ -179,7 +179,7 @@ public final class MaildirSource: BadgeSource {
         let found = MaildirLocator.targets(paths: paths, folders: folders)
         patternProblems = found.problems
         var newRoles: [Int32: [Role]] = [:]
-        var watchProblems: [String] = []
+        var watchProblems: [Sentence] = []
         func watch(_ path: String, as role: Role) -> Bool {
             guard let inotify else { return false }
             switch inotify.watch(path, mask: Self.mask) {
@@ -188,7 +188,7 @@ public final class MaildirSource: BadgeSource {
                 return true
             case .failure(let failure):
                 if failure.code != ENOENT && failure.code != ENOTDIR {
-                    watchProblems.append("cannot watch \(FilePaths.abbreviatingHome(failure.path)): \(failure.reason)")
+                    watchProblems.append(Sentence("cannot watch %1$s: %2$s", .text(FilePaths.abbreviatingHome(failure.path)), .text(failure.reason)))
                 }
                 return false
             }
@@ -205,7 +205,7 @@ public final class MaildirSource: BadgeSource {
             let watchedNew = watch(target.path + "/new", as: .messages(folder: index, inNew: true))
             let watchedCur = watch(target.path + "/cur", as: .messages(folder: index, inNew: false))
             if !watchedNew || !watchedCur {
-                count.problem = "\(FilePaths.abbreviatingHome(target.path)) has no new/ or cur/ folder"
+                count.problem = Sentence("%s has no new/ or cur/ folder", .text(FilePaths.abbreviatingHome(target.path)))
                 return count
             }
             count.rescan()
@@ -216,7 +216,7 @@ public final class MaildirSource: BadgeSource {
         }
         if let inotify {
             for wd in roles.keys where newRoles[wd] == nil { inotify.unwatch(wd) }
-            if let failure = inotify.failure { watchProblems.append(failure) }
+            if let failure = inotify.failure { watchProblems.append(Sentence(verbatim: failure)) }
         }
         roles = newRoles
         patternProblems += watchProblems
@@ -232,7 +232,11 @@ public final class MaildirSource: BadgeSource {
             next.content = .count(present.reduce(0) { $0 + $1.count(newOnly: newOnly) })
         }
         if !present.isEmpty { next.items = listedItems(present) }
-        next.error = problems.isEmpty ? nil : problems.joined(separator: "; ")
+        if let first = problems.first {
+            next.fail(problems.dropFirst().reduce(first) { Sentence("%1$s; %2$s", .sentence($0), .sentence($1)) })
+        } else {
+            next.error = nil
+        }
         next.isStale = !problems.isEmpty
         if next.content != reading.content || (reading.isStale && !next.isStale) || (next.updated == nil && !present.isEmpty) {
             if !present.isEmpty { next.updated = SystemTime.realtime }

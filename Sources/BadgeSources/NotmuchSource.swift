@@ -46,7 +46,7 @@ public final class NotmuchSource: BadgeSource {
     private var inotify: Inotify?
     private var xapianWatch: Int32?
     private var aboveWatches: [Int32: Set<String>] = [:]
-    private var watchProblem: String?
+    private var watchProblem: Sentence?
     private var countAt: Double?
     private var started = false
 
@@ -228,9 +228,9 @@ public final class NotmuchSource: BadgeSource {
             databasePath = path
             arm()
         } else {
-            let why = outcome.spawnFailure ?? outcome.lastErrorLine.map { "notmuch says: " + $0 }
-                ?? "`notmuch config get database.path` gave no path"
-            watchProblem = "cannot find the notmuch database, so changes are not seen (counts only on refresh): \(why)"
+            let why = outcome.spawnFailure.map { Sentence(verbatim: "\($0)") } ?? outcome.lastErrorLine.map { Sentence("notmuch says: %s", .text($0)) }
+                ?? Sentence("`notmuch config get database.path` gave no path")
+            watchProblem = Sentence("cannot find the notmuch database, so changes are not seen (counts only on refresh): %s", .sentence(why))
             publish()
         }
     }
@@ -253,11 +253,11 @@ public final class NotmuchSource: BadgeSource {
                 kept.insert(wd)
                 watchedFolder = present
             case .failure(let failure):
-                watchProblem = "cannot watch \(FilePaths.abbreviatingHome(failure.path)) (\(failure.reason)): changes are not seen"
+                watchProblem = Sentence("cannot watch %1$s (%2$s): changes are not seen", .text(FilePaths.abbreviatingHome(failure.path)), .text(failure.reason))
             }
         } else {
             let shown = FilePaths.abbreviatingHome(candidates.first ?? databasePath)
-            watchProblem = "no notmuch database at \(shown) yet (run `notmuch new`)"
+            watchProblem = Sentence("no notmuch database at %s yet (run `notmuch new`)", .text(shown))
         }
         // The folder above the Xapian folder: `notmuch compact` replaces it; a new database creates it.
         for candidate in present.map({ [$0] }) ?? candidates {
@@ -339,7 +339,7 @@ public final class NotmuchSource: BadgeSource {
         next.description = reading.description
         next.descriptionSentence = reading.descriptionSentence
         if let watchProblem {
-            next.error = [next.error, watchProblem].compactMap { $0 }.joined(separator: "; ")
+            next.fail(next.errorToSay.map { Sentence("%1$s; %2$s", .sentence($0), .sentence(watchProblem)) } ?? watchProblem)
             next.isStale = true
         }
         guard next != reading else { return }

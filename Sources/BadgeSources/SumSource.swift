@@ -123,7 +123,7 @@ public final class SumSource: BadgeSource {
         var total = 0
         var counted = false
         var stale = false
-        var problems: [String] = []
+        var problems: [Sentence] = []
         var items: [BadgeItem] = []
         var unlisted = 0
         var listsItems = false
@@ -135,10 +135,10 @@ public final class SumSource: BadgeSource {
                 counted = true
             }
             if own.content == nil || own.isStale { stale = true }
-            if let error = own.error {
-                problems.append("\(part.name): \(error)")
+            if let error = own.errorToSay {
+                problems.append(Sentence("%1$s: %2$s", .text(part.name), .sentence(error)))
             } else if own.content == nil {
-                problems.append("\(part.name): no reading yet")
+                problems.append(Sentence("%s: no reading yet", .text(part.name)))
             }
             if let list = own.items {
                 listsItems = true
@@ -153,14 +153,23 @@ public final class SumSource: BadgeSource {
             if let time = own.updated { updated = max(updated ?? time, time) }
         }
         var next = reading
-        next.description = parts.map { part in
+        let described = parts.map { part in
             let own = part.source.reading
-            return "\(part.name) (\(own.description)\(own.isStale || own.content == nil ? ", not up to date" : ""))"
-        }.joined(separator: "; ")
+            return own.isStale || own.content == nil
+                ? Sentence("%1$s (%2$s, not up to date)", .text(part.name), .sentence(own.descriptionToSay))
+                : Sentence("%1$s (%2$s)", .text(part.name), .sentence(own.descriptionToSay))
+        }
+        let description = described.dropFirst().reduce(described.first ?? Sentence(verbatim: "")) { Sentence("%1$s; %2$s", .sentence($0), .sentence($1)) }
+        next.description = description.english
+        next.descriptionSentence = description
         next.content = counted ? .count(total) : reading.content
         next.isStale = stale
         next.isPartlyStale = stale && parts.contains { !$0.source.reading.isStale && $0.source.reading.content != nil }
-        next.error = problems.isEmpty ? nil : problems.joined(separator: "; ")
+        if let first = problems.first {
+            next.fail(problems.dropFirst().reduce(first) { Sentence("%1$s; %2$s", .sentence($0), .sentence($1)) })
+        } else {
+            next.error = nil
+        }
         next.updated = updated
         if listsItems {
             // Newest first by time; the same time keeps each part's own order (newest first), part by part.

@@ -101,7 +101,7 @@ extension BadgeApplication {
         case .act(let id, let key, .read):
             guard target(id) != nil else { return unknown(id) }
             guard let bindings else { return .failed(Sentence("%s has no source to mark anything read", .text(InputEcho.escaped(id)))) }
-            if let refused = bindings.markRead(id, keys: key.map { [$0] }) { return .failed(Sentence(verbatim: refused)) }
+            if let refused = bindings.markRead(id, keys: key.map { [$0] }) { return .failed(refused) }
         case .sync(let token):
             return .synchronize(token)
         case .activate(let startupID):

@@ -129,9 +129,9 @@ extension BadgeApplication {
 
     /// Marks items read from the peek; a refusal (the item went meanwhile) is an error event.
     private func markRead(_ id: String, keys: [String]?) {
-        let refusal: String? = if let bindings { bindings.markRead(id, keys: keys) } else { "\(id) has no source to mark anything read" }
+        let refusal = if let bindings { bindings.markRead(id, keys: keys) } else { Sentence("%s has no source to mark anything read", .text(id)) }
         guard let refusal else { return }
-        board.apply(.event(.error(source: "peek", reason: refusal)))
+        board.apply(.event(.error(source: "peek", reason: refusal.localized)))
     }
 
     private func dismiss(_ item: BadgeItem, of button: ToolbarButton, host: ToolbarHost) {

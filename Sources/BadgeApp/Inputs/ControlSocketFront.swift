@@ -54,6 +54,7 @@ final class ControlSocketFront {
             onLine(line, client, server)
         }
         server.onLog = onLog
+        server.words = AppWords.words
         loop.add(server.source(paused: paused))
         loop.addDeadline(named: "control-socket") { [weak server] in server?.timeUntilDue }
         loop.addPreparation(named: "control-socket") { [weak server] in server?.expire() ?? false }

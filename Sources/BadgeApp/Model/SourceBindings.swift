@@ -213,14 +213,14 @@ final class SourceBindings {
     /// with its next reading; a failure puts them back, and says why in ``explanation(of:)``, the
     /// peek (``readFailure(of:)``) and the event streams (``onMarkRead``). Nil when it was asked;
     /// else why not (no source, an item the badge does not list).
-    func markRead(_ buttonID: String, keys: [String]?) -> String? {
+    func markRead(_ buttonID: String, keys: [String]?) -> Sentence? {
         guard let binding = binding(of: buttonID), let button = toolbar?.button(id: buttonID) else {
-            return "\(buttonID.prefix(40)) has no source to mark anything read"
+            return Sentence("%s has no source to mark anything read", .text(String(buttonID.prefix(40))))
         }
         if let keys {
-            guard !keys.isEmpty else { return "no item to mark read" }
+            guard !keys.isEmpty else { return Sentence("no item to mark read") }
             if let missing = keys.first(where: { button.badge.items.item(forKey: $0) == nil }) {
-                return "\(buttonID.prefix(40)) has no item \"\(missing.prefix(80))\""
+                return Sentence("%1$s has no item \"%2$s\"", .text(String(buttonID.prefix(40))), .text(String(missing.prefix(80))))
             }
         }
         nextMarkNumber += 1

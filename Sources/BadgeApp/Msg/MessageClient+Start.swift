@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeIO
 import Glibc
 
@@ -14,16 +15,16 @@ extension MessageClient {
 
     /// Nil when an instance listens on `path` (already, or once started), or the status and
     /// message to end `msg` with.
-    static func startIfNeeded(socket path: String) -> (Status, String)? {
+    static func startIfNeeded(socket path: String) -> (Status, Sentence)? {
         if isListening(path) { return nil }
         guard let text = Environment.value("DBUS_SESSION_BUS_ADDRESS") else {
-            return (.noInstance, "no instance runs, and --start cannot start one: DBUS_SESSION_BUS_ADDRESS is not set")
+            return (.noInstance, Sentence("no instance runs, and --start cannot start one: DBUS_SESSION_BUS_ADDRESS is not set"))
         }
         let address: DBusAddress
         do {
             address = try DBusAddress(text)
         } catch {
-            return (.noInstance, "no instance runs, and --start cannot start one: DBUS_SESSION_BUS_ADDRESS cannot be used (\(error))")
+            return (.noInstance, Sentence("no instance runs, and --start cannot start one: DBUS_SESSION_BUS_ADDRESS cannot be used (%s)", .text("\(error)")))
         }
         let name = BadgeApplication.defaultBusName
         let bus = BusConnection(address: address, label: "the session bus")
@@ -39,21 +40,22 @@ extension MessageClient {
         while answer == nil, lost == nil {
             let left = deadline - SystemTime.monotonic
             guard left > 0 else {
-                return (.noInstance, "asked the session bus to start \(name), but nothing owned it within \(Int(startTimeout)) s")
+                return (.noInstance, Sentence("asked the session bus to start %1$s, but nothing owned it within %2$s s", .text(name), .number(Int(startTimeout))))
             }
             serviceOnce(bus, wait: min(left, bus.timeUntilDeadline ?? left))
         }
         guard let reply = answer, let values = reply, case .uint32(let result)? = values.first, result == 1 || result == 2 else {
-            let reason = lost.map { "the session bus: \($0)" }
-                ?? "the session bus cannot start \(name) (no D-Bus service file for it, or the app failed to start; docs/session.md)"
-            return (.noInstance, "no instance runs, and --start failed: \(reason)")
+            let reason = lost.map { Sentence("the session bus: %s", .text($0)) }
+                ?? Sentence("the session bus cannot start %s (no D-Bus service file for it, or the app failed to start; docs/session.md)", .text(name))
+            return (.noInstance, Sentence("no instance runs, and --start failed: %s", .sentence(reason)))
         }
         // The name is owned (1: started now, 2: ran already); the socket listens by then, or soon.
         var pause = firstPause
         let socketDeadline = SystemTime.monotonic + socketAfterStartTimeout
         while !isListening(path) {
             guard SystemTime.monotonic < socketDeadline else {
-                return (.noInstance, "\(name) started, but nothing listened on \(path) within \(Int(socketAfterStartTimeout)) s (another profile's instance owns the name?)")
+                return (.noInstance, Sentence("%1$s started, but nothing listened on %2$s within %3$s s (another profile's instance owns the name?)",
+                                              .text(name), .text(path), .number(Int(socketAfterStartTimeout))))
             }
             waitForSocket(at: path, pause: &pause, limit: socketDeadline - SystemTime.monotonic)
         }

@@ -182,7 +182,7 @@ enum MessageClient {
                                   settings: BarFormat.Settings(actions: actions, separator: options.separator), only: options.button)
         }
         if options.start, let (status, message) = startIfNeeded(socket: path) {
-            StandardError.write("badge-demo msg: \(message)")
+            StandardError.say(message, program: "badge-demo msg")
             return status
         }
         let client: ControlSocketClient

@@ -25,7 +25,8 @@ extension BadgeApplication {
             let service = try BadgeBusService(host: host, busName: busName, objectPath: Self.busObjectPath)
             service.onMarkRead = { [weak self] id, keys in
                 guard let bindings = self?.bindings else { return "\(id.prefix(40)) has no source to mark anything read" }
-                return bindings.markRead(id, keys: keys)
+                // A D-Bus error reply is for programs: in English (docs/desktop.md).
+                return bindings.markRead(id, keys: keys)?.english
             }
             service.onStatusChange = { [busName] status in
                 switch status {

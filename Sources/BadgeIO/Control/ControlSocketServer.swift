@@ -43,6 +43,9 @@ public final class ControlSocketServer {
     public var onLine: ((ClientID, String) -> Void)?
     /// Runs for each refusal or drop, with a message naming the client (stderr and an error event).
     public var onLog: ((String) -> Void)?
+    /// How the log lines and a dropped subscriber's reason are said: English unless the
+    /// application gives its catalogue's words (this layer has no gettext).
+    package var words: SentenceWords = .english
     /// Whether root may connect to an instance of another user (default false). Root producers
     /// (package-manager hooks) are real, so an application may opt in; check ``peer(of:)`` to
     /// limit what root may do. Takes effect for the next connection.
@@ -168,7 +171,7 @@ public final class ControlSocketServer {
                 continue
             }
             if let since = client.partialSince, now - since >= limits.partialLineTimeout {
-                drop(id, reason: "partial line left hanging for \(Int(limits.partialLineTimeout)) s", answer: "partial line timed out")
+                drop(id, reason: Sentence("partial line left hanging for %s s", .number(Int(limits.partialLineTimeout))), answer: "partial line timed out")
             }
         }
         return false
@@ -183,7 +186,7 @@ public final class ControlSocketServer {
             if client.subscribed { return dropSlowSubscriber(id) }
             client.repliesLeftOut += 1
             if client.repliesLeftOut == 1 {
-                onLog?("control socket: client pid \(client.pid) reads none of its replies: leaving them out past \(limits.maximumOutput) bytes unread (its commands still run)")
+                log(Sentence("client pid %1$s reads none of its replies: leaving them out past %2$s bytes unread (its commands still run)", .text(String(client.pid)), .number(limits.maximumOutput)))
             }
             return
         }
@@ -211,7 +214,7 @@ public final class ControlSocketServer {
     private func dispatch() {
         let ready: [(member: Int32, events: UInt32)]
         do { ready = try epoll.ready() } catch {
-            onLog?("control socket: \(error)")
+            log(Sentence(verbatim: "\(error)"))
             return
         }
         for (descriptor, events) in ready {
@@ -237,43 +240,43 @@ public final class ControlSocketServer {
                     return pauseAccepting(code)
                 }
                 if code != EAGAIN && code != EWOULDBLOCK {
-                    onLog?("control socket: accept failed: \(String(cString: strerror(code)))")
+                    log(Sentence("accept failed: %s", .text(String(cString: strerror(code)))))
                 }
                 return
             }
             let failures = acceptBackoff.failures
             if acceptBackoff.succeeded() {
-                onLog?("control socket: accepting again after \(failures) failed accept\(failures == 1 ? "" : "s") (\(acceptFailure))")
+                log(Sentence(one: "accepting again after %1$s failed accept (%2$s)", other: "accepting again after %1$s failed accepts (%2$s)", count: failures, .number(failures), .text(acceptFailure)))
             }
             guard fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0,
                   fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) == 0 else {
-                onLog?("control socket: refused a client: fcntl failed: \(String(cString: strerror(errno)))")
+                log(Sentence("refused a client: fcntl failed: %s", .text(String(cString: strerror(errno)))))
                 close(descriptor)
                 continue
             }
             guard let credentials = PeerCredentials(of: descriptor) else {
-                onLog?("control socket: refused a client: SO_PEERCRED failed: \(String(cString: strerror(errno)))")
+                log(Sentence("refused a client: SO_PEERCRED failed: %s", .text(String(cString: strerror(errno)))))
                 refuse(descriptor, reason: "cannot check your uid")
                 continue
             }
             let foreignRoot = credentials.uid == 0 && uid != 0
             guard credentials.uid == uid || (foreignRoot && allowsRoot) else {
                 if foreignRoot {
-                    onLog?("control socket: refused pid \(credentials.pid) uid 0: root may not connect unless the instance allows it")
+                    log(Sentence("refused pid %s uid 0: root may not connect unless the instance allows it", .text(String(credentials.pid))))
                     refuse(descriptor, reason: "root may not control uid \(uid)'s instance: it does not allow root")
                 } else {
-                    onLog?("control socket: refused pid \(credentials.pid) uid \(credentials.uid): only uid \(uid) may connect")
+                    log(Sentence("refused pid %1$s uid %2$s: only uid %3$s may connect", .text(String(credentials.pid)), .text(String(credentials.uid)), .text(String(uid))))
                     refuse(descriptor, reason: "uid \(credentials.uid) may not control this instance (only uid \(uid))")
                 }
                 continue
             }
             guard clients.count < limits.maximumClients else {
-                onLog?("control socket: refused pid \(credentials.pid): \(limits.maximumClients) clients already connected")
+                log(Sentence(one: "refused pid %1$s: %2$s client already connected", other: "refused pid %1$s: %2$s clients already connected", count: limits.maximumClients, .text(String(credentials.pid)), .number(limits.maximumClients)))
                 refuse(descriptor, reason: "too many connections (limit \(limits.maximumClients))")
                 continue
             }
             guard epoll.add(descriptor) else {
-                onLog?("control socket: epoll_ctl failed: \(String(cString: strerror(errno)))")
+                log(Sentence("epoll_ctl failed: %s", .text(String(cString: strerror(errno)))))
                 close(descriptor)
                 continue
             }
@@ -292,7 +295,7 @@ public final class ControlSocketServer {
         let reason = String(cString: strerror(code))
         let retry = acceptBackoff.failed()
         if retry.isFirst || reason != acceptFailure {
-            onLog?("control socket: accept failed: \(reason); pausing new connections (\(acceptBackoff.first) s, up to \(acceptBackoff.longest) s at a time; they wait in the backlog) until a descriptor frees")
+            log(Sentence("accept failed: %1$s; pausing new connections (%2$s s, up to %3$s s at a time; they wait in the backlog) until a descriptor frees", .text(reason), .text("\(acceptBackoff.first)"), .text("\(acceptBackoff.longest)")))
         }
         acceptFailure = reason
         if acceptPausedUntil == nil { epoll.remove(listener) }
@@ -304,7 +307,7 @@ public final class ControlSocketServer {
         guard acceptPausedUntil != nil, !closed else { return }
         acceptPausedUntil = nil
         if !epoll.add(listener) {
-            onLog?("control socket: epoll_ctl failed for the listener: \(String(cString: strerror(errno)))")
+            log(Sentence("epoll_ctl failed for the listener: %s", .text(String(cString: strerror(errno)))))
         }
     }
 
@@ -318,6 +321,11 @@ public final class ControlSocketServer {
     /// `{"reply":"error","reason":"..."}`
     public static func errorLine(_ reason: String) -> String {
         "{\"reply\":\"error\",\"reason\":\"\(jsonEscaped(InputEcho.line(reason)))\"}"
+    }
+
+    /// Says `sentence` to ``onLog``, as "control socket: …" in ``words``.
+    private func log(_ sentence: Sentence) {
+        onLog?(Sentence("control socket: %s", .sentence(sentence)).rendered(by: words))
     }
 
     /// The last line a dropped subscriber is sent, in the error events' shape:
@@ -357,7 +365,7 @@ public final class ControlSocketServer {
             guard clients[id] != nil else { return }
             switch item {
             case .tooLong:
-                return drop(id, reason: "line longer than \(limits.maximumLineLength) bytes",
+                return drop(id, reason: Sentence("line longer than %s bytes", .number(limits.maximumLineLength)),
                             answer: "line longer than \(limits.maximumLineLength) bytes; disconnecting")
             case .line(var line, let valid):
                 guard valid, !line.utf8.contains(0) else {
@@ -375,7 +383,7 @@ public final class ControlSocketServer {
     private func hungUp(_ id: ClientID) {
         guard let client = clients[id] else { return }
         if client.lines.partialLength > 0 {
-            onLog?("control socket: client pid \(client.pid) hung up in the middle of a line; that part line (\(client.lines.partialLength) bytes) was not run")
+            log(Sentence("client pid %1$s hung up in the middle of a line; that part line (%2$s bytes) was not run", .text(String(client.pid)), .number(client.lines.partialLength)))
             client.lines.dropPartialLine()
         }
         guard !client.peerGone, !client.output.isEmpty else { return remove(id) }
@@ -417,13 +425,13 @@ public final class ControlSocketServer {
     }
 
     /// Answers one error line, logs, and closes once the line is written (or at once if it cannot be).
-    private func drop(_ id: ClientID, reason: String, answer: String) {
+    private func drop(_ id: ClientID, reason: Sentence, answer: String) {
         guard let client = clients[id] else { return }
         client.output.removeAll()
         client.output.append((Self.errorLine(answer) + "\n").utf8)
         _ = client.output.write(to: client.descriptor, socket: true)
         remove(id)
-        onLog?("control socket: dropped client pid \(client.pid): \(reason)")
+        log(Sentence("dropped client pid %1$s: %2$s", .text(String(client.pid)), .sentence(reason)))
     }
 
     /// A subscriber left ``Limits/maximumOutput`` unread: the events queued for it are forgotten
@@ -438,10 +446,10 @@ public final class ControlSocketServer {
         client.partialSince = nil
         client.farewellDeadline = SystemTime.monotonic + limits.farewellTimeout
         client.output.keepFirstLine()
-        let reason = "this subscriber read too slowly: \(waited >> 10) KiB waited unread (the limit is \(limits.maximumOutput >> 10) KiB), "
-            + "so the instance dropped it; the events after that were not sent (subscribe again for the state)"
-        client.output.append((Self.droppedEventLine(reason) + "\n").utf8)
-        onLog?("control socket: dropped subscriber pid \(client.pid): it left over \(limits.maximumOutput) bytes unread")
+        let reason = Sentence("this subscriber read too slowly: %1$s KiB waited unread (the limit is %2$s KiB), so the instance dropped it; the events after that were not sent (subscribe again for the state)",
+                              .number(waited >> 10), .number(limits.maximumOutput >> 10))
+        client.output.append((Self.droppedEventLine(reason.rendered(by: words)) + "\n").utf8)
+        log(Sentence("dropped subscriber pid %1$s: it left over %2$s bytes unread", .text(String(client.pid)), .number(limits.maximumOutput)))
         guard clients[id] != nil else { return }
         client.watchingWrites = true
         guard epoll.modify(client.descriptor, events: EpollSet.writable) else { return remove(id) }
@@ -454,7 +462,7 @@ public final class ControlSocketServer {
         epoll.remove(client.descriptor)
         close(client.descriptor)
         if client.repliesLeftOut > 0 {
-            onLog?("control socket: client pid \(client.pid) left; \(client.repliesLeftOut) of its replies were left out unread (its commands ran)")
+            log(Sentence("client pid %1$s left; %2$s of its replies were left out unread (its commands ran)", .text(String(client.pid)), .number(client.repliesLeftOut)))
         }
         // A descriptor is free again: a paused listener may accept at once.
         resumeAccepting()

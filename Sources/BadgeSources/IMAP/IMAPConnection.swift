@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeIO
 import CNetClient
 import Glibc
@@ -16,7 +17,7 @@ package final class IMAPConnection {
         /// The STARTTLS handshake is done.
         case tlsEstablished(String)
         /// The connection is over (closed by the server, refused, unreachable, broken).
-        case failed(String)
+        case failed(Sentence)
     }
 
     private enum Stage {
@@ -39,6 +40,7 @@ package final class IMAPConnection {
     private var output: [UInt8] = []
     private var framer = IMAPResponseFramer()
     private var lastConnectError = ""
+    private var startError: Sentence?
 
     /// Starts resolving `account.host`; `tlsContext` is needed for implicit TLS and STARTTLS.
     package init(account: IMAPAccount, tlsContext: TLSContext?) {
@@ -46,13 +48,16 @@ package final class IMAPConnection {
         self.tlsContext = tlsContext
         let host = account.host.hasPrefix("[") && account.host.hasSuffix("]") ? String(account.host.dropFirst().dropLast()) : account.host
         resolveFD = badge_resolve_start(host, String(account.port))
-        if resolveFD < 0 { stage = .closed; lastConnectError = "cannot start looking up \(account.host): \(String(cString: strerror(-resolveFD)))" }
+        if resolveFD < 0 {
+            stage = .closed
+            startError = Sentence("cannot start looking up %1$s: %2$s", .text(account.host), .text(String(cString: strerror(-resolveFD))))
+        }
     }
 
     deinit { close() }
 
     /// Why it failed before it began (set when ``descriptor`` is -1 right after init).
-    package var startFailure: String? { stage == .closed && !lastConnectError.isEmpty ? lastConnectError : nil }
+    package var startFailure: Sentence? { stage == .closed ? startError : nil }
 
     /// The descriptor to poll now (-1 when closed).
     package var descriptor: Int32 { stage == .resolving ? resolveFD : socketFD }
@@ -109,7 +114,7 @@ package final class IMAPConnection {
     package func send(_ bytes: [UInt8]) -> [Event] {
         guard stage == .open else { return [] }
         if let tls {
-            do throws(TLSFailure) { try tls.write(bytes) } catch { return fail(error.description) }
+            do throws(TLSFailure) { try tls.write(bytes) } catch { return fail(Sentence(verbatim: error.description)) }
             output += tls.pendingOutput()
         } else {
             output += bytes
@@ -128,7 +133,7 @@ package final class IMAPConnection {
             secret.withUnsafeBytes { bytes in
                 do throws(TLSFailure) { try tls.write(bytes) } catch { failure = error }
             }
-            if let failure { return fail(failure.description) }
+            if let failure { return fail(Sentence(verbatim: failure.description)) }
             output += tls.pendingOutput()
             return flush()
         }
@@ -136,7 +141,7 @@ package final class IMAPConnection {
         if output.isEmpty, socketFD >= 0 {
             let sent = secret.withUnsafeBytes { badge_net_send(socketFD, $0.baseAddress, $0.count) }
             if sent > 0 { written = sent } else if sent != -Int(EAGAIN) {
-                return fail("cannot write to \(account.host): \(String(cString: strerror(Int32(-sent))))")
+                return fail(Sentence("cannot write to %1$s: %2$s", .text(account.host), .text(String(cString: strerror(Int32(-sent))))))
             }
         }
         secret.withUnsafeBytes { output += $0[written...] }
@@ -167,9 +172,9 @@ package final class IMAPConnection {
         }
         Glibc.close(resolveFD)
         resolveFD = -1
-        guard answer.count >= 8 else { return fail("looking up \(account.host) gave no answer") }
+        guard answer.count >= 8 else { return fail(Sentence("looking up %s gave no answer", .text(account.host))) }
         let status = int32(at: 0), count = int32(at: 4)
-        guard status == 0 else { return fail("cannot find \(account.host): \(String(cString: badge_resolve_error(status)))") }
+        guard status == 0 else { return fail(Sentence("cannot find %1$s: %2$s", .text(account.host), .text(String(cString: badge_resolve_error(status))))) }
         var offset = 8
         for _ in 0..<max(0, count) {
             guard offset + 4 <= answer.count else { break }
@@ -179,7 +184,7 @@ package final class IMAPConnection {
             offset += 4 + length
         }
         answer = []
-        guard !addresses.isEmpty else { return fail("\(account.host) has no address") }
+        guard !addresses.isEmpty else { return fail(Sentence("%s has no address", .text(account.host))) }
         return connectNext()
     }
 
@@ -203,11 +208,11 @@ package final class IMAPConnection {
             }
             lastConnectError = "\(addressText): \(String(cString: strerror(-made)))"
         }
-        return fail("cannot connect to \(account.host) (\(lastConnectError))")
+        return fail(Sentence("cannot connect to %1$s (%2$s)", .text(account.host), .text(lastConnectError)))
     }
 
     private func beginTLS(opening: Bool) -> [Event] {
-        guard let tlsContext else { return fail("TLS is not set up for \(account.host)") }
+        guard let tlsContext else { return fail(Sentence("TLS is not set up for %s", .text(account.host))) }
         do throws(TLSFailure) {
             let session = try TLSSession(context: tlsContext, host: account.host)
             tls = session
@@ -215,7 +220,7 @@ package final class IMAPConnection {
             _ = try session.handshake()
             output += session.pendingOutput()
         } catch {
-            return fail(error.description)
+            return fail(Sentence(verbatim: error.description))
         }
         self.opening = opening
         return flush()
@@ -245,7 +250,7 @@ package final class IMAPConnection {
                         events.append(opening ? .opened(address: addressText, tls: tls.version) : .tlsEstablished(tls.version))
                     }
                 } catch {
-                    return fail(error.description)
+                    return fail(Sentence(verbatim: error.description))
                 }
                 output += tls.pendingOutput()
             }
@@ -255,7 +260,7 @@ package final class IMAPConnection {
                     plain = bytes
                     if closed { ended = true }
                 } catch {
-                    return events + fail(error.description)
+                    return events + fail(Sentence(verbatim: error.description))
                 }
                 output += tls.pendingOutput()
             }
@@ -266,11 +271,11 @@ package final class IMAPConnection {
                 for bytes in try framer.append(plain) { responses.append(try IMAPResponse.parse(bytes)) }
                 if !responses.isEmpty { events.append(.responses(responses)) }
             } catch {
-                return events + fail("\(account.host) sent \(error.description)")
+                return events + fail(Sentence("%1$s sent %2$s", .text(account.host), .text(error.description)))
             }
         }
-        if let failure { return events + fail("the connection to \(account.host) failed: \(failure)") }
-        if ended { return events + fail("\(account.host) closed the connection") }
+        if let failure { return events + fail(Sentence("the connection to %1$s failed: %2$s", .text(account.host), .text(failure))) }
+        if ended { return events + fail(Sentence("%s closed the connection", .text(account.host))) }
         return events + flush()
     }
 
@@ -279,12 +284,12 @@ package final class IMAPConnection {
             let sent = output.withUnsafeBytes { badge_net_send(socketFD, $0.baseAddress, $0.count) }
             if sent > 0 { output.removeFirst(sent); continue }
             if sent == -Int(EAGAIN) { return [] }
-            return fail("cannot write to \(account.host): \(String(cString: strerror(Int32(-sent))))")
+            return fail(Sentence("cannot write to %1$s: %2$s", .text(account.host), .text(String(cString: strerror(Int32(-sent))))))
         }
         return []
     }
 
-    private func fail(_ reason: String) -> [Event] {
+    private func fail(_ reason: Sentence) -> [Event] {
         close()
         return [.failed(reason)]
     }

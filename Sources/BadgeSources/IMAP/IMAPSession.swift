@@ -1,3 +1,4 @@
+import BadgeCore
 /// The IMAP conversation of one connection, as a state machine with no I/O: the source feeds it
 /// the server's responses and sends what it asks. One command is in flight at a time, each with a
 /// tag of its own.
@@ -111,21 +112,21 @@ package final class IMAPSession {
     package func receive(_ response: IMAPResponse) -> [Action] {
         guard phase != .failed else { return [] }
         if response.kind == .untagged, response.status == .bye {
-            return fail(.server("\(account.host) closed the connection\(words(response.text))"))
+            return fail(.server(Sentence("%1$s closed the connection%2$s", .text(account.host), .text(words(response.text)))))
         }
         if let announced = response.capabilities { capabilities = announced }
         switch phase {
         case .greeting:
             guard response.kind == .untagged, let status = response.status else {
-                return fail(.protocolError("\(account.host) did not greet as an IMAP server does"))
+                return fail(.protocolError(Sentence("%s did not greet as an IMAP server does", .text(account.host))))
             }
             if status == .preauth { isAuthenticated = true }
             guard status == .ok || status == .preauth else {
-                return fail(.server("\(account.host) refused the connection\(words(response.text))"))
+                return fail(.server(Sentence("%1$s refused the connection%2$s", .text(account.host), .text(words(response.text)))))
             }
             phase = .working
             if account.security == .startTLS && !isProtected {
-                if isAuthenticated { return fail(.protocolError("\(account.host) skipped login before STARTTLS (PREAUTH), so TLS cannot begin")) }
+                if isAuthenticated { return fail(.protocolError(Sentence("%s skipped login before STARTTLS (PREAUTH), so TLS cannot begin", .text(account.host)))) }
                 return send(.startTLS, "STARTTLS")
             }
             return next()
@@ -159,13 +160,13 @@ package final class IMAPSession {
                 }
                 return secretLine("") { self.appendPlainResponse(to: $0) }.map { [.sendSecret($0)] } ?? fail(Self.unsendable)
             }
-            return fail(.protocolError("\(account.host) asked for more of a command that has no more"))
+            return fail(.protocolError(Sentence("%s asked for more of a command that has no more", .text(account.host))))
         case .untagged:
             collect(response)
             return []
         case .tagged(let tag):
             guard let (expected, command) = pending, expected == tag else {
-                return fail(.protocolError("\(account.host) answered a command that was not sent (tag \(tag.prefix(16)))"))
+                return fail(.protocolError(Sentence("%1$s answered a command that was not sent (tag %2$s)", .text(account.host), .text(String(tag.prefix(16))))))
             }
             pending = nil
             return finished(command, response)
@@ -272,8 +273,8 @@ package final class IMAPSession {
         if !isAuthenticated, account.mechanism.usesToken {
             let name = account.mechanism == .xoauth2 ? "XOAUTH2" : "OAUTHBEARER"
             guard capabilities.contains("AUTH=\(name)") else {
-                return fail(.protocolError("\(account.host) offers no AUTHENTICATE \(name) (its capabilities: "
-                    + capabilities.filter { $0.hasPrefix("AUTH=") }.sorted().joined(separator: " ") + ")"))
+                return fail(.protocolError(Sentence("%1$s offers no AUTHENTICATE %2$s (its capabilities: %3$s)", .text(account.host), .text(name),
+                                             .text(capabilities.filter { $0.hasPrefix("AUTH=") }.sorted().joined(separator: " ")))))
             }
             guard capabilities.contains("SASL-IR") else { return send(.authenticate, "AUTHENTICATE \(name)") }
             saslResponseSent = true
@@ -285,7 +286,7 @@ package final class IMAPSession {
                 return sendSecret(.authenticate, "AUTHENTICATE PLAIN ") { self.appendPlainResponse(to: $0) }
             }
             if capabilities.contains("LOGINDISABLED") {
-                return fail(.protocolError("\(account.host) allows no login on this connection (LOGINDISABLED, and no AUTH=PLAIN)"))
+                return fail(.protocolError(Sentence("%s allows no login on this connection (LOGINDISABLED, and no AUTH=PLAIN)", .text(account.host))))
             }
             guard let user = IMAPString.quoted(account.user) else { return fail(Self.unsendable) }
             return sendSecret(.login, "LOGIN \(user) ") { line in self.password.withUnsafeBytes { IMAPString.appendQuoted($0, to: line) } }
@@ -356,7 +357,7 @@ package final class IMAPSession {
         guard response.status == .ok else { return refused(command, response) }
         switch command {
         case .capability:
-            guard capabilities != nil else { return fail(.protocolError("\(account.host) listed no capabilities")) }
+            guard capabilities != nil else { return fail(.protocolError(Sentence("%s listed no capabilities", .text(account.host)))) }
             return next()
         case .startTLS:
             return [.startTLS]
@@ -430,7 +431,7 @@ package final class IMAPSession {
 
     /// Untagged data while idling or waiting: a change is told; the rest is ignored.
     private func untagged(_ response: IMAPResponse) -> [Action] {
-        if case .tagged = response.kind { return fail(.protocolError("\(account.host) answered a command that was not sent")) }
+        if case .tagged = response.kind { return fail(.protocolError(Sentence("%s answered a command that was not sent", .text(account.host)))) }
         if response.kind == .continuation { return [] }
         switch response.dataName {
         case "EXISTS", "EXPUNGE", "FETCH", "RECENT", "VANISHED", "STATUS":
@@ -504,17 +505,17 @@ package final class IMAPSession {
         let reason = words(response.text)
         switch command {
         case .authenticate where account.mechanism.usesToken:
-            return fail(.tokenRefused("\(account.host) refused the OAuth2 token for \(account.user)\(words(withCode: response))"))
+            return fail(.tokenRefused(Sentence("%1$s refused the OAuth2 token for %2$s%3$s", .text(account.host), .text(account.user), .text(words(withCode: response)))))
         case .authenticate, .login:
-            return fail(.authentication("\(account.host) refused the login for \(account.user)\(reason)"))
+            return fail(.authentication(Sentence("%1$s refused the login for %2$s%3$s", .text(account.host), .text(account.user), .text(reason))))
         case .examine:
-            return fail(.folder("\(account.host) has no folder \(account.folders[0]) for \(account.user)\(reason)"))
+            return fail(.folder(Sentence("%1$s has no folder %2$s for %3$s%4$s", .text(account.host), .text(account.folders[0]), .text(account.user), .text(reason))))
         case .status(let folder), .examineOther(let folder):
-            return fail(.folder("\(account.host) has no folder \(folder) for \(account.user)\(reason)"))
+            return fail(.folder(Sentence("%1$s has no folder %2$s for %3$s%4$s", .text(account.host), .text(folder), .text(account.user), .text(reason))))
         case .reselect, .reexamine:
-            return fail(.folder("\(account.host) has no folder \(account.folders[0]) for \(account.user)\(reason)"))
+            return fail(.folder(Sentence("%1$s has no folder %2$s for %3$s%4$s", .text(account.host), .text(account.folders[0]), .text(account.user), .text(reason))))
         case .startTLS:
-            return fail(.protocolError("\(account.host) refused STARTTLS\(reason)"))
+            return fail(.protocolError(Sentence("%1$s refused STARTTLS%2$s", .text(account.host), .text(reason))))
         case .id:
             // ID is a courtesy: a server that refuses it is still counted.
             return afterLogin()
@@ -522,7 +523,7 @@ package final class IMAPSession {
             // NOTIFY refused: the other folders are read with STATUS at every recount.
             return startCount()
         default:
-            return fail(.protocolError("\(account.host) answered \(name(of: command)) with \(response.status?.rawValue ?? "?")\(reason)"))
+            return fail(.protocolError(Sentence("%1$s answered %2$s with %3$s%4$s", .text(account.host), .text(name(of: command)), .text(response.status?.rawValue ?? "?"), .text(reason))))
         }
     }
 
@@ -574,7 +575,7 @@ package final class IMAPSession {
     }
 
     private static let unsendable = IMAPFailure.authentication(
-        "the password or user name holds a line break or a NUL, which an IMAP login cannot send")
+        Sentence("the password or user name holds a line break or a NUL, which an IMAP login cannot send"))
 
     private func fail(_ failure: IMAPFailure) -> [Action] {
         phase = .failed
@@ -665,18 +666,22 @@ package struct IMAPCount: Equatable, Sendable {
 /// Why an IMAP conversation ended, in words a user can act on (never holding a secret).
 package enum IMAPFailure: Error, Equatable, CustomStringConvertible {
     /// The login was refused: not retried until the user asks (a refresh) or the config changes.
-    case authentication(String)
+    case authentication(Sentence)
     /// An OAuth2 token was refused: the source runs its command once more (a fresh token) and
     /// tries again; a second refusal is an ``authentication(_:)`` failure.
-    case tokenRefused(String)
+    case tokenRefused(Sentence)
     /// A folder is missing.
-    case folder(String)
+    case folder(Sentence)
     /// The server said goodbye or refused the connection.
-    case server(String)
+    case server(Sentence)
     /// The server broke the protocol.
-    case protocolError(String)
+    case protocolError(Sentence)
 
-    package var description: String {
+    /// What went wrong, in English.
+    package var description: String { sentence.english }
+
+    /// What went wrong, to be said in the user's language.
+    package var sentence: Sentence {
         switch self {
         case .authentication(let text), .tokenRefused(let text), .folder(let text), .server(let text), .protocolError(let text): text
         }

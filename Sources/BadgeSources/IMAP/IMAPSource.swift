@@ -53,7 +53,7 @@ public final class IMAPSource: BadgeSource {
     private var backoff = RetryBackoff(first: 1, longest: 60)
     /// Monotonic deadlines.
     /// The step under way that has a deadline: when it passes, how long it was, what it was.
-    private var step: (deadline: Double, limit: Double, words: String)?
+    private var step: (deadline: Double, limit: Double, words: Sentence)?
     private var retryAt: Double?
     private var recountAt: Double?
     private var keepaliveAt: Double?
@@ -98,7 +98,7 @@ public final class IMAPSource: BadgeSource {
         started = true
         if account.security == .cleartext && !IMAPAccount.isLoopback(account.host) {
             waitsForUser = true
-            update(error: "cleartext IMAP is allowed only to a host on loopback, not \(account.host); use \"security\": \"tls\" or \"starttls\"")
+            update(error: Sentence("cleartext IMAP is allowed only to a host on loopback, not %s; use \"security\": \"tls\" or \"starttls\"", .text(account.host)))
             return
         }
         let watcher = SleepWatcher(address: systemBusAddress)
@@ -170,7 +170,7 @@ public final class IMAPSource: BadgeSource {
         if let watcher = sleepWatcher, let due = watcher.timeUntilDue, due <= 0 { watcher.handleDeadline() }
         if let step, now >= step.deadline {
             self.step = nil
-            disconnected("\(account.host) did not answer within \(Self.seconds(step.limit)) (\(step.words))")
+            disconnected(Sentence("%1$s did not answer within %2$s (%3$s)", .text(account.host), .text(Self.seconds(step.limit)), .sentence(step.words)))
             return
         }
         if let retryAt, now >= retryAt {
@@ -216,7 +216,7 @@ public final class IMAPSource: BadgeSource {
     /// followed by a full recount).
     public func markRead(_ keys: [String]?, done: @escaping (MarkReadOutcome) -> Void) {
         guard let session, connection?.isOpen == true else {
-            return done(.failed("not connected to \(account.host)" + (reading.error.map { ": \($0)" } ?? "")))
+            return done(.failed(Sentence("not connected to %s", .text(account.host)).english + (reading.error.map { ": \($0)" } ?? "")))
         }
         var uids: [UInt32]?
         if let keys {
@@ -232,15 +232,15 @@ public final class IMAPSource: BadgeSource {
     }
 
     /// Every request to mark read under way fails with `reason` (the connection is gone).
-    private func failMarks(_ reason: String) {
+    private func failMarks(_ reason: Sentence) {
         let waiting = markRequests
         markRequests = [:]
-        for (_, done) in waiting.sorted(by: { $0.key < $1.key }) { done(.failed(reason)) }
+        for (_, done) in waiting.sorted(by: { $0.key < $1.key }) { done(.failed(reason.english)) }
     }
 
     /// Closes everything and forgets the password.
     public func stop() {
-        failMarks("the source of \(account.summary) stopped")
+        failMarks(Sentence("the source of %s stopped", .text(account.summary)))
         passwordRun?.cancel()
         passwordRun = nil
         passwordSink = nil
@@ -268,17 +268,17 @@ public final class IMAPSource: BadgeSource {
         case .command(let arguments):
             guard !arguments.isEmpty else {
                 waitsForUser = true
-                return update(error: "the passwordCommand is empty")
+                return update(error: Sentence("the passwordCommand is empty"))
             }
             var expanded = arguments
             expanded[0] = FilePaths.expandingTilde(expanded[0])
-            update(words: "reading the password")
+            update(words: Sentence("reading the password"))
             let sink = SecretBytes(capacity: 4096)
             passwordSink = sink
             passwordRun = ChildRun(arguments: expanded, timeLimit: timing.passwordCommand, outputLimit: 4096, secretOutput: sink)
             finishPasswordRun()
         case .secretService(let attributes):
-            update(words: "reading the password from the Secret Service")
+            update(words: Sentence("reading the password from the Secret Service"))
             secretLookup = SecretServiceLookup(address: sessionBusAddress ?? Environment.value("DBUS_SESSION_BUS_ADDRESS"), attributes: attributes,
                                                timeLimit: timing.passwordCommand)
             finishSecretLookup()
@@ -294,7 +294,7 @@ public final class IMAPSource: BadgeSource {
             connect()
         case .failure(let failure):
             waitsForUser = true
-            update(error: failure.description)
+            update(error: Sentence(verbatim: failure.description))
         }
     }
 
@@ -306,16 +306,18 @@ public final class IMAPSource: BadgeSource {
         let name = FilePaths.abbreviatingHome(run.arguments.first ?? "")
         if let failure = outcome.spawnFailure {
             waitsForUser = true
-            return update(error: "cannot run the passwordCommand \(name): \(failure)")
+            return update(error: Sentence("cannot run the passwordCommand %1$s: %2$s", .text(name), .text("\(failure)")))
         }
         if case .timedOut(let limit)? = outcome.cutoff {
             waitsForUser = true
-            return update(error: "the passwordCommand \(name) took longer than \(Self.seconds(limit)) and was stopped")
+            return update(error: Sentence("the passwordCommand %1$s took longer than %2$s and was stopped", .text(name), .text(Self.seconds(limit))))
         }
         guard outcome.succeeded else {
             waitsForUser = true
-            let status = outcome.exitStatus.map { "exit status \($0)" } ?? outcome.signal.map { "signal \($0)" } ?? "a cutoff"
-            return update(error: "the passwordCommand \(name) failed (\(status))" + (outcome.lastErrorLine.map { ": \($0)" } ?? ""))
+            let status = outcome.exitStatus.map { Sentence("exit status %s", .number(Int($0))) } ?? outcome.signal.map { Sentence("signal %s", .text(String($0))) }
+                ?? Sentence("a cutoff")
+            return update(error: Sentence("the passwordCommand %1$s failed (%2$s)%3$s", .text(name), .sentence(status),
+                                          .text(outcome.lastErrorLine.map { ": \($0)" } ?? "")))
         }
         // The first line, without its CR LF.
         let length = sink?.withUnsafeBytes { bytes -> Int in
@@ -325,7 +327,7 @@ public final class IMAPSource: BadgeSource {
         } ?? 0
         guard let sink, length > 0 else {
             waitsForUser = true
-            return update(error: "the passwordCommand \(name) printed no password")
+            return update(error: Sentence("the passwordCommand %s printed no password", .text(name)))
         }
         sink.truncate(to: length)
         password = sink
@@ -333,10 +335,10 @@ public final class IMAPSource: BadgeSource {
     }
 
     /// The program that gives the password or token, for messages ("~/bin/oama"), or the Secret Service.
-    private var helperName: String {
+    private var helperName: Sentence {
         switch passwordSource {
-        case .command(let arguments): "the passwordCommand " + FilePaths.abbreviatingHome(arguments.first ?? "")
-        case .secretService: "the Secret Service"
+        case .command(let arguments): Sentence("the passwordCommand %s", .text(FilePaths.abbreviatingHome(arguments.first ?? "")))
+        case .secretService: Sentence("the Secret Service")
         }
     }
 
@@ -355,18 +357,18 @@ public final class IMAPSource: BadgeSource {
         if account.security != .cleartext && tlsContext == nil {
             do throws(TLSFailure) { tlsContext = try TLSContext(caFile: account.caFile.map(FilePaths.expandingTilde)) } catch {
                 waitsForUser = true
-                return update(error: error.description)
+                return update(error: Sentence(verbatim: error.description))
             }
         }
         let made = IMAPConnection(account: account, tlsContext: tlsContext)
         if let failure = made.startFailure { return disconnected(failure) }
         connection = made
         session = IMAPSession(account: account, password: password, isProtected: account.security == .implicitTLS)
-        setStep(timing.connect, "connecting")
-        update(words: "connecting")
+        setStep(timing.connect, Sentence("connecting"))
+        update(words: Sentence("connecting"))
     }
 
-    private func setStep(_ limit: Double, _ words: String) {
+    private func setStep(_ limit: Double, _ words: Sentence) {
         step = (SystemTime.monotonic + limit, limit, words)
     }
 
@@ -375,7 +377,7 @@ public final class IMAPSource: BadgeSource {
             guard let session else { return }
             switch event {
             case .opened:
-                setStep(timing.greeting, "waiting for the greeting")
+                setStep(timing.greeting, Sentence("waiting for the greeting"))
             case .tlsEstablished:
                 perform(session.tlsEstablished())
             case .responses(let responses):
@@ -395,13 +397,13 @@ public final class IMAPSource: BadgeSource {
             guard let connection, let session else { return }
             switch action {
             case .send(let bytes):
-                setStep(timing.reply, "waiting for an answer")
+                setStep(timing.reply, Sentence("waiting for an answer"))
                 process(connection.send(bytes))
             case .sendSecret(let line):
-                setStep(timing.reply, "waiting for an answer")
+                setStep(timing.reply, Sentence("waiting for an answer"))
                 process(connection.send(secret: line))
             case .startTLS:
-                setStep(timing.connect, "the TLS handshake")
+                setStep(timing.connect, Sentence("the TLS handshake"))
                 process(connection.startTLS())
             case .counted(let count):
                 step = nil
@@ -412,16 +414,16 @@ public final class IMAPSource: BadgeSource {
                 step = nil
                 keepaliveAt = SystemTime.monotonic + timing.keepalive
                 if account.folders.count == 1 || session.usesNotify {
-                    update(words: session.usesNotify ? "IDLE and NOTIFY" : "IDLE")
+                    update(words: session.usesNotify ? Sentence("IDLE and NOTIFY") : Sentence("IDLE"))
                 } else {
-                    update(words: "IDLE, other folders read every \(Self.duration(timing.keepalive))")
+                    update(words: Sentence("IDLE, other folders read every %s", .text(Self.duration(timing.keepalive))))
                 }
             case .changed:
                 if recountAt == nil { recountAt = SystemTime.monotonic + Self.debounce }
             case .markFinished(let id, let failure):
                 markRequests.removeValue(forKey: id)?(failure.map { .failed($0) } ?? .marked)
             case .failed(let failure):
-                failMarks(failure.description)
+                failMarks(failure.sentence)
                 if case .tokenRefused(let text) = failure {
                     connection.close()
                     self.connection = nil
@@ -431,13 +433,13 @@ public final class IMAPSource: BadgeSource {
                     if !tokenRetried {
                         // An expired token: the helper is asked again (it refreshes), once.
                         tokenRetried = true
-                        update(words: "the token was refused; asking \(helperName) for a fresh one")
+                        update(words: Sentence("the token was refused; asking %s for a fresh one", .sentence(helperName)))
                         obtainPassword()
                         return
                     }
                     waitsForUser = true
-                    return update(error: "\(text), and again with a fresh token from \(helperName); check that helper and its account "
-                        + "(run it yourself: it must print a valid access token), then run badge-demo msg refresh")
+                    return update(error: Sentence("%1$s, and again with a fresh token from %2$s; check that helper and its account (run it yourself: it must print a valid access token), then run badge-demo msg refresh",
+                                                  .sentence(text), .sentence(helperName)))
                 }
                 if case .authentication = failure {
                     waitsForUser = true
@@ -446,9 +448,9 @@ public final class IMAPSource: BadgeSource {
                     self.connection = nil
                     self.session = nil
                     step = nil
-                    return update(error: failure.description + "; fix the password, then run badge-demo msg refresh")
+                    return update(error: Sentence("%s; fix the password, then run badge-demo msg refresh", .sentence(failure.sentence)))
                 }
-                disconnected(failure.description)
+                disconnected(failure.sentence)
                 return
             }
             if !session.awaitsReply && !session.isIdling { step = nil }
@@ -456,7 +458,7 @@ public final class IMAPSource: BadgeSource {
         }
     }
 
-    private func disconnected(_ reason: String) {
+    private func disconnected(_ reason: Sentence) {
         failMarks(reason)
         connection?.close()
         connection = nil
@@ -466,7 +468,7 @@ public final class IMAPSource: BadgeSource {
         recountAt = nil
         let delay = backoff.failed().delay
         retryAt = SystemTime.monotonic + delay
-        update(error: "\(reason); trying again in \(Self.seconds(delay))")
+        update(error: Sentence("%1$s; trying again in %2$s", .sentence(reason), .text(Self.seconds(delay))))
     }
 
     /// True between logind's "going to sleep" and its "woke up".
@@ -484,7 +486,7 @@ public final class IMAPSource: BadgeSource {
             retryAt = nil
             recountAt = nil
             keepaliveAt = nil
-            update(error: "the machine is going to sleep; \(account.host) is read again after the resume")
+            update(error: Sentence("the machine is going to sleep; %s is read again after the resume", .text(account.host)))
         } else if isAsleep {
             isAsleep = false
             backoff = RetryBackoff(first: 1, longest: 60)
@@ -503,7 +505,7 @@ public final class IMAPSource: BadgeSource {
         connection = nil
         session = nil
         backoff = RetryBackoff(first: 1, longest: 60)
-        update(error: "the machine slept; reconnecting to \(account.host)")
+        update(error: Sentence("the machine slept; reconnecting to %s", .text(account.host)))
         connect()
         return true
     }
@@ -550,14 +552,17 @@ public final class IMAPSource: BadgeSource {
                          time: summary.date, origin: folder, iconName: "mail", action: action, accessibleDescription: nil)
     }
 
-    private func update(words: String) {
-        reading.description = "\(account.summary), \(words)"
+    private func update(words: Sentence) {
+        let said = Sentence("%1$s, %2$s", .text(account.summary), .sentence(words))
+        reading.description = said.english
+        reading.descriptionSentence = said
         changed()
     }
 
-    private func update(error: String) {
+    private func update(error: Sentence) {
         reading.description = account.summary
-        reading.error = error
+        reading.descriptionSentence = nil
+        reading.fail(error)
         reading.isStale = true
         changed()
     }
