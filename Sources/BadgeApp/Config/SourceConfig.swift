@@ -64,18 +64,7 @@ enum SourceConfig: Sendable, Equatable {
         }
         // Unknown keys are warnings (ToolbarConfig.keys), not errors.
         func strings(_ field: String) throws(ToolbarConfig.Error) -> [String]? {
-            switch value[field] {
-            case nil, .null?: return nil
-            case .string(let one)?: return [one]
-            case .array(let items)?:
-                var list: [String] = []
-                for item in items {
-                    guard case .string(let text) = item, !text.isEmpty else { throw fail("\(at).\(field)", Sentence("expected non-empty strings")) }
-                    list.append(text)
-                }
-                return list
-            default: throw fail("\(at).\(field)", Sentence("expected a string or an array of strings"))
-            }
+            try SourceConfig.strings(value[field], at: "\(at).\(field)", fail: fail)
         }
         switch kind {
         case "maildir":
@@ -111,7 +100,7 @@ enum SourceConfig: Sendable, Equatable {
                 let place = "\(at).imap[\(index)]"
                 // An account's own `open` (inside it, warned about) is taken when none is beside.
                 var own = open
-                if own == nil { own = try SourceConfig.parse(account, openAt: place, fail: fail) }
+                if own == nil { own = try SourceConfig.strings(account["open"], at: "\(place).open", fail: fail) }
                 let config = try parseIMAP(account, at: place, fields: fields, fail: fail, open: own)
                 guard case .imap(let parsed, _, _, _) = config else { continue }
                 let name = try fields.string(account["name"], "\(place).name") ?? "\(parsed.user)@\(parsed.host)"
@@ -126,7 +115,7 @@ enum SourceConfig: Sendable, Equatable {
             // "imap" (as the docs once showed it) is taken too, with a warning (ToolbarConfig.keys).
             var open = try strings("open")
             if open == nil, case .object? = value["imap"], value["imap"]?["open"] != nil {
-                open = try SourceConfig.parse(value["imap"] ?? .null, openAt: "\(at).imap", fail: fail)
+                open = try SourceConfig.strings(value["imap"]?["open"], at: "\(at).imap.open", fail: fail)
             }
             return try parseIMAP(value["imap"] ?? .null, at: "\(at).imap", fields: fields, fail: fail, open: open)
         case "launcher":
@@ -155,19 +144,19 @@ enum SourceConfig: Sendable, Equatable {
         }
     }
 
-    /// The `open` words of `value` (a string or an array of non-empty strings), naming `at` in errors.
-    private static func parse(_ value: JSONValue, openAt at: String, fail: (String, Sentence) -> ToolbarConfig.Error) throws(ToolbarConfig.Error) -> [String]? {
-        switch value["open"] {
+    /// A string or an array of non-empty strings (`member` nil or null: nil), naming `at` in errors.
+    private static func strings(_ member: JSONValue?, at: String, fail: (String, Sentence) -> ToolbarConfig.Error) throws(ToolbarConfig.Error) -> [String]? {
+        switch member {
         case nil, .null?: return nil
         case .string(let one)?: return [one]
         case .array(let items)?:
             var list: [String] = []
             for item in items {
-                guard case .string(let text) = item, !text.isEmpty else { throw fail("\(at).open", Sentence("expected non-empty strings")) }
+                guard case .string(let text) = item, !text.isEmpty else { throw fail(at, Sentence("expected non-empty strings")) }
                 list.append(text)
             }
             return list
-        default: throw fail("\(at).open", Sentence("expected a string or an array of strings"))
+        default: throw fail(at, Sentence("expected a string or an array of strings"))
         }
     }
 
