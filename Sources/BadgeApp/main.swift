@@ -1,4 +1,5 @@
 // badge-demo: a toolbar whose buttons carry count, text and dot badges. Wiring only.
+import BadgeCore
 import BadgeDrawing
 import BadgeX11
 import Glibc
@@ -67,7 +68,7 @@ case .success(var options):
     // The user's locale, first (before any thread): descriptions, labels, digits and direction.
     let locale = DesktopLocale.adopt()
     if let missing = locale.unavailable {
-        StandardError.write("badge-demo: the locale \(missing.prefix(60))\(missing.count > 60 ? "…" : "") is not installed; carrying on in English (C)")
+        StandardError.write("badge-demo: the locale \(InputEcho.quoted(missing, limit: 60)) is not installed; carrying on in English (C)")
         // Fontconfig reads the same variables and echoes a value it cannot use whole: give it
         // the language the app carries on in (before the text thread starts).
         if Environment.value("FC_LANG") == nil { setenv("FC_LANG", "en", 1) }

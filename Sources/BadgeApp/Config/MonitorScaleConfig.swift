@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeControl
 import BadgeX11
 
@@ -30,7 +31,7 @@ struct MonitorScaleConfig: Sendable, Equatable {
             break
         case .object(let entries)?:
             for (name, value) in entries {
-                let field = "monitors.\(name.prefix(40))"
+                let field = "monitors.\(InputEcho.escaped(name))"
                 guard !name.isEmpty, name.utf8.count <= maximumNameLength else {
                     warn(field, "a monitor name must be 1 to \(maximumNameLength) characters")
                     continue

@@ -67,7 +67,7 @@ extension BadgeApplication {
                 try programLauncher().launch(arguments)
             case .raise(let windowClass):
                 if try host.connection.activateClient(withClass: [windowClass], time: 0) == nil {
-                    StandardError.write("badge-demo: \(id): no window of class \(windowClass.prefix(60)) to raise")
+                    StandardError.write("badge-demo: \(id): no window of class \(InputEcho.quoted(windowClass, limit: 60)) to raise")
                 }
             case .count:
                 break

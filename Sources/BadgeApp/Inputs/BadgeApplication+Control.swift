@@ -80,7 +80,7 @@ extension BadgeApplication {
         case .refresh(let id):
             if let id, target(id) == nil { return unknown(id) }
             guard bindings?.refresh(id) == true else {
-                return .failed(id.map { "\($0.prefix(40)) has no source to read again" } ?? "no button has a source")
+                return .failed(id.map { "\(InputEcho.escaped($0)) has no source to read again" } ?? "no button has a source")
             }
         case .explain(let id):
             guard let button = target(id) else { return unknown(id) }

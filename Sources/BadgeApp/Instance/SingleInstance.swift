@@ -147,7 +147,7 @@ enum SingleInstance {
         do {
             for (id, count) in options.counts.sorted(by: { $0.key < $1.key }) {
                 if let reason = errorReason(try client.request("set \(id) \(count)")) {
-                    return .done(fail("the running instance (pid \(client.serverPID)) refused --count \(id.prefix(40))=\(count): \(reason)", .badArguments))
+                    return .done(fail("the running instance (pid \(client.serverPID)) refused --count \(InputEcho.escaped(id))=\(count): \(reason)", .badArguments))
                 }
             }
             let token = startupID.map { " " + $0 } ?? ""

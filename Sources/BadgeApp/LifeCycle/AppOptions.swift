@@ -189,7 +189,7 @@ struct AppOptions: Equatable, Sendable {
         }
         let id = String(text[..<equals]), rest = String(text[text.index(after: equals)...])
         guard !id.isEmpty else { return .failure(Error(message: "\(flag) needs a button id before \"=\"")) }
-        guard !rest.isEmpty else { return .failure(Error(message: "\(flag) \(id.prefix(40))= needs a value")) }
+        guard !rest.isEmpty else { return .failure(Error(message: "\(flag) \(InputEcho.escaped(id))= needs a value")) }
         return .success((id, rest))
     }
 

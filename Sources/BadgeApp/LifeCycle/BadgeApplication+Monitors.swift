@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeX11
 
 /// The scale of the monitor the window is on: the layers of ``MonitorScalePolicy`` (the flag, the
@@ -48,7 +49,7 @@ extension BadgeApplication {
         guard !layout.isEmpty else { return }
         let known = layout.monitors.map { ([$0.name] + $0.outputs).joined(separator: "/") }.joined(separator: ", ")
         for name in policy.unmatchedNames(in: layout) {
-            StandardError.write("badge-demo: monitors.\(name.prefix(40)): no monitor or output has this name (there are \(known)); ignored until one does")
+            StandardError.write("badge-demo: monitors.\(InputEcho.escaped(name)): no monitor or output has this name (there are \(known)); ignored until one does")
         }
     }
 

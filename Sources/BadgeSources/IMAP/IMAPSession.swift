@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// The IMAP conversation of one connection, as a state machine with no I/O: the source feeds it
 /// the server's responses and sends what it asks. One command is in flight at a time, each with a
 /// tag of its own.
@@ -133,7 +135,7 @@ package final class IMAPSession {
             return []
         case .tagged(let tag):
             guard let (expected, command) = pending, expected == tag else {
-                return fail(.protocolError("\(account.host) answered a command that was not sent (tag \(tag.prefix(16)))"))
+                return fail(.protocolError("\(account.host) answered a command that was not sent (tag \(InputEcho.quoted(tag, limit: 16)))"))
             }
             pending = nil
             return finished(command, response)
