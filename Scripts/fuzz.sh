@@ -96,19 +96,21 @@ run_target() {
     mkdir -p "$BUILD/run" && cp "$BIN/fuzz-$t" "$BUILD/run/fuzz-$t"
     # Leak detection stays off (ASan and libFuzzer, which would run each input twice): the Swift
     # runtime's caches read as leaks; growth shows in -rss_limit_mb and -malloc_limit_mb.
+    local began=$SECONDS
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1} \
     nice -n "$NICE" "$BUILD/run/fuzz-$t" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" \
         -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -malloc_limit_mb="${FUZZ_RSS_MB:-2048}" -detect_leaks=0 -print_final_stats=1 \
         -artifact_prefix="$findings/" "${extra[@]}" "$corpus" "${seeds[@]}" >"$log" 2>&1 || true
     local after; after=$(ls "$findings" | wc -l)
+    local ran=$((SECONDS - began))  # less than asked when a finding stopped it
     local execs cov ft units
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
     ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
     units=$(ls "$corpus" | wc -l)
     local found=$((after - before))
-    printf '%-16s %6ss  execs %10s  cov %5s  ft %6s  corpus %5s  findings %s\n' "$t" "$seconds" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$units" "$found"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$seconds" "${execs:-0}" "${cov:-0}" "$units" "$found" >>"$BUILD/runs.tsv"
+    printf '%-16s %6ss  execs %10s  cov %5s  ft %6s  corpus %5s  findings %s\n' "$t" "$ran" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$units" "$found"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$ran" "${execs:-0}" "${cov:-0}" "$units" "$found" >>"$BUILD/runs.tsv"
     if [ "$found" -gt 0 ]; then
         grep -m3 -e 'ERROR:' -e 'Fatal error' -e 'fuzz property' "$log" | sed 's/^/    /'
         echo "    inputs in $findings/, log $log"

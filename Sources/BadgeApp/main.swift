@@ -72,7 +72,7 @@ case .success(var options):
     // The user's locale, first (before any thread): descriptions, labels, digits and direction.
     let locale = DesktopLocale.adopt()
     if let missing = locale.unavailable {
-        StandardError.say(Sentence("the locale %1$s%2$s is not installed; carrying on in English (C)", .text("\(missing.prefix(60))"), .text("\(missing.count > 60 ? "…" : "")")))
+        StandardError.say(Sentence("the locale %1$s%2$s is not installed; carrying on in English (C)", .text(InputEcho.escaped(missing, limit: 60)), .text("")))
         // Fontconfig reads the same variables and echoes a value it cannot use whole: give it
         // the language the app carries on in (before the text thread starts).
         if Environment.value("FC_LANG") == nil { setenv("FC_LANG", "en", 1) }

@@ -40,7 +40,7 @@ enum ClickAction: Sendable, Equatable {
         case ("count", .bool(true)):
             return .count
         default:
-            throw fail("\(at).\(kind.prefix(40))", Sentence("expected {\"run\": [PROGRAM, ARGS…]}, {\"raise\": WM_CLASS}, {\"launch\": DESKTOP_ID} or {\"count\": true}"))
+            throw fail("\(at).\(InputEcho.escaped(kind))", Sentence("expected {\"run\": [PROGRAM, ARGS…]}, {\"raise\": WM_CLASS}, {\"launch\": DESKTOP_ID} or {\"count\": true}"))
         }
     }
 }

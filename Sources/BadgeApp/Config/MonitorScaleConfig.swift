@@ -33,7 +33,7 @@ struct MonitorScaleConfig: Sendable, Equatable {
             break
         case .object(let entries)?:
             for (name, value) in entries {
-                let field = "monitors.\(name.prefix(40))"
+                let field = "monitors.\(InputEcho.escaped(name))"
                 guard !name.isEmpty, name.utf8.count <= maximumNameLength else {
                     warn(field, Sentence("a monitor name must be 1 to %s characters", .number(maximumNameLength)))
                     continue

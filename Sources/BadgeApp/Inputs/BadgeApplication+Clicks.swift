@@ -67,7 +67,7 @@ extension BadgeApplication {
                 try programLauncher().launch(arguments)
             case .raise(let windowClass):
                 if try host.connection.activateClient(withClass: [windowClass], time: 0) == nil {
-                    StandardError.say(Sentence("%1$s: no window of class %2$s to raise", .text(id), .text("\(windowClass.prefix(60))")))
+                    StandardError.say(Sentence("%1$s: no window of class %2$s to raise", .text(id), .text(InputEcho.escaped(windowClass, limit: 60, quote: true))))
                 }
             case .count:
                 break

@@ -81,7 +81,7 @@ extension BadgeApplication {
         case .refresh(let id):
             if let id, target(id) == nil { return unknown(id) }
             guard bindings?.refresh(id) == true else {
-                return .failed(id.map { Sentence("%s has no source to read again", .text(String($0.prefix(40)))) }
+                return .failed(id.map { Sentence("%s has no source to read again", .text(InputEcho.escaped($0))) }
                                ?? Sentence("no button has a source"))
             }
         case .explain(let id):

@@ -149,7 +149,7 @@ enum SingleInstance {
         do {
             for (id, count) in options.counts.sorted(by: { $0.key < $1.key }) {
                 if let reason = errorReason(try client.request("set \(id) \(count)")) {
-                    return .done(fail(Sentence("the running instance (pid %1$s) refused --count %2$s=%3$s: %4$s", .text("\(client.serverPID)"), .text("\(id.prefix(40))"), .number(count), .text(reason)).localized, .badArguments))
+                    return .done(fail(Sentence("the running instance (pid %1$s) refused --count %2$s=%3$s: %4$s", .text("\(client.serverPID)"), .text(InputEcho.escaped(id, quote: true)), .number(count), .text(reason)).localized, .badArguments))
                 }
             }
             let token = startupID.map { " " + $0 } ?? ""

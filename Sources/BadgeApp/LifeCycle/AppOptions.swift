@@ -193,7 +193,7 @@ struct AppOptions: Equatable, Sendable {
         }
         let id = String(text[..<equals]), rest = String(text[text.index(after: equals)...])
         guard !id.isEmpty else { return .failure(Error(Sentence("%s needs a button id before \"=\"", .text(flag)))) }
-        guard !rest.isEmpty else { return .failure(Error(Sentence("%1$s %2$s= needs a value", .text(flag), .text(String(id.prefix(40)))))) }
+        guard !rest.isEmpty else { return .failure(Error(Sentence("%1$s %2$s= needs a value", .text(flag), .text(InputEcho.escaped(id, quote: true))))) }
         return .success((id, rest))
     }
 

@@ -49,7 +49,7 @@ extension BadgeApplication {
         guard !layout.isEmpty else { return }
         let known = layout.monitors.map { ([$0.name] + $0.outputs).joined(separator: "/") }.joined(separator: ", ")
         for name in policy.unmatchedNames(in: layout) {
-            StandardError.say(Sentence("monitors.%1$s: no monitor or output has this name (there are %2$s); ignored until one does", .text("\(name.prefix(40))"), .text(known)))
+            StandardError.say(Sentence("monitors.%1$s: no monitor or output has this name (there are %2$s); ignored until one does", .text(InputEcho.escaped(name, quote: true)), .text(known)))
         }
     }
 

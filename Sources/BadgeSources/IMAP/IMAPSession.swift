@@ -166,7 +166,7 @@ package final class IMAPSession {
             return []
         case .tagged(let tag):
             guard let (expected, command) = pending, expected == tag else {
-                return fail(.protocolError(Sentence("%1$s answered a command that was not sent (tag %2$s)", .text(account.host), .text(String(tag.prefix(16))))))
+                return fail(.protocolError(Sentence("%1$s answered a command that was not sent (tag %2$s)", .text(account.host), .text(InputEcho.escaped(tag, limit: 16, quote: true)))))
             }
             pending = nil
             return finished(command, response)
