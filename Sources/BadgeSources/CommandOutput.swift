@@ -114,8 +114,6 @@ package struct CommandOutputError: Error, Equatable, Sendable, CustomStringConve
 
     /// The description, to say in the user's language.
     package var sentence: Sentence {
-        let shown = output.count > 60 ? InputEcho.escaped(output, limit: 60, quote: true) + "…" : output
-        let printable = String(shown.map { $0.isNewline ? " " : $0 })
-        return Sentence("printed \"%1$s\": %2$s", .text(printable), .sentence(reasonSentence))
+        Sentence("printed \"%1$s\": %2$s", .text(InputEcho.escaped(output, limit: 60, quote: true)), .sentence(reasonSentence))
     }
 }
