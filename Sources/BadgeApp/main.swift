@@ -47,6 +47,12 @@ case .success(var options):
         print(AppOptions.version)
         exit(.closed)
     }
+    if let action = options.autostart {
+        // Its words in the user's language: the catalogues are bound before it speaks.
+        let locale = DesktopLocale.adopt()
+        if let directory = locale.localeDirectory { DesktopLocale.bind(BadgeApplication.domain, to: directory) }
+        exit(Autostart.run(action, environment: Environment.value).rawValue)
+    }
     if let path = options.galleryPath {
         renderAndExit { try BadgeGallery.render(to: path) }
     }

@@ -40,6 +40,8 @@ struct AppOptions: Equatable, Sendable {
     var showHelp = false
     /// Print the version and exit 0.
     var showVersion = false
+    /// Report, turn off or turn on the XDG autostart entry and exit (`--autostart[=off|on]`).
+    var autostart: Autostart.Action?
     /// Accept the hidden fault-injection control commands (`debug-bad-request`); BADGE_DEBUG=1 only,
     /// for tests: never a command-line flag, never in the usage.
     var debugCommands = false
@@ -84,6 +86,9 @@ struct AppOptions: Equatable, Sendable {
           --profile NAME      run (or reach) the instance NAME: its own state file and control socket
           --new-instance      open a window of its own even when the profile runs (own state file)
           --gallery FILE      render every badge kind and animation frame to a PNG file and exit
+          --autostart[=off|on]  say whether the session starts badge-demo (XDG autostart) and
+                              how to change it; off: a copy with Hidden=true in
+                              $XDG_CONFIG_HOME/autostart; on: removes that copy
           --help              show this help and exit
           --version           show the version and exit
 
@@ -113,6 +118,16 @@ struct AppOptions: Equatable, Sendable {
             }
             func next() -> Result<String, Error> { inlineValue.map { .success($0) } ?? value(for: argument) }
             switch argument {
+            case "--autostart":
+                switch inlineValue {
+                case nil: options.autostart = .report
+                case "off": options.autostart = .off
+                case "on": options.autostart = .on
+                case let other?:
+                    return .failure(Error(Sentence("--autostart takes off or on (as --autostart=off), not \"%s\"", .text(InputEcho.escaped(other, quote: true)))))
+                }
+                index += 1
+                continue
             case "--help", "-h": options.showHelp = true
             case "--version": options.showVersion = true
             case "--control": options.control = true
