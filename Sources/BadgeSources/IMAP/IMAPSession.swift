@@ -185,10 +185,7 @@ package final class IMAPSession {
     package func recount() -> [Action] {
         switch phase {
         case .idling:
-            guard let (tag, _) = pending else { return [] }
-            pending = (tag, .done)
-            phase = .working
-            return [.send(Array("DONE\r\n".utf8))]
+            return leaveIdle()
         case .waiting:
             phase = .working
             return startCount()
@@ -196,6 +193,14 @@ package final class IMAPSession {
             changedSinceCount = true
             return []
         }
+    }
+
+    /// Ends IDLE (DONE); the server's answer to the IDLE command goes on with what was asked.
+    private func leaveIdle() -> [Action] {
+        guard let (tag, _) = pending else { return [] }
+        pending = (tag, .done)
+        phase = .working
+        return [.send(Array("DONE\r\n".utf8))]
     }
 
     /// Marks messages read: `UID STORE … +FLAGS.SILENT (\Seen)` on the watched folder, opened
@@ -210,10 +215,7 @@ package final class IMAPSession {
         marks.append((id, Self.uidSets(chosen, limit: Self.storeLineLimit)))
         switch phase {
         case .idling:
-            guard let (tag, _) = pending else { return [] }
-            pending = (tag, .done)
-            phase = .working
-            return [.send(Array("DONE\r\n".utf8))]
+            return leaveIdle()
         case .waiting:
             phase = .working
             return startMarking()
