@@ -1,4 +1,4 @@
-// The D-Bus decoder's string step before (String(decoding:)) and after issue 38 (a NUL check and
+// The D-Bus decoder's string step (Sources/BadgeIO/DBus) before (String(decoding:)) and after issue 38 (a NUL check and
 // String(validating:)), on the strings a notification monitor sees, interleaved rounds.
 import Glibc
 let samples: [[UInt8]] = ["org.freedesktop.Notifications", "/org/freedesktop/Notifications", "Notify", "notify-send",
@@ -6,11 +6,10 @@ let samples: [[UInt8]] = ["org.freedesktop.Notifications", "/org/freedesktop/Not
     "Eine Nachricht mit Umlauten: äöü ß", "通知のテキスト"].map { Array($0.utf8) }
 @inline(never) func before(_ b: [UInt8]) -> Int { String(decoding: b, as: UTF8.self).utf8.count }
 @inline(never) func after(_ b: [UInt8]) -> Int {
-    let hasNul = b.withUnsafeBufferPointer { p in p.baseAddress.map { memchr($0, 0, p.count) != nil } ?? false }
-    guard !hasNul, let s = String(validating: b, as: UTF8.self) else { return -1 }
+    guard !b.contains(0), let s = String(validating: b, as: UTF8.self) else { return -1 }
     return s.utf8.count
 }
-@inline(never) func onlyValidating(_ b: [UInt8]) -> Int { b.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }?.utf8.count ?? -1 }
+@inline(never) func onlyValidating(_ b: [UInt8]) -> Int { String(validating: b, as: UTF8.self)?.utf8.count ?? -1 }
 @inline(never) func onlyContains(_ b: [UInt8]) -> Int { b.contains(0) ? -1 : String(decoding: b, as: UTF8.self).utf8.count }
 func now() -> Double { var t = timespec(); clock_gettime(CLOCK_MONOTONIC, &t); return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9 }
 var resultsB: [Double] = [], resultsA: [Double] = [], resultsV: [Double] = [], resultsC: [Double] = []
